@@ -1,6 +1,7 @@
 #include "vt/runtime/gguf_value.h"
 
 #include <array>
+#include <charconv>
 #include <sstream>
 
 #include "vt/runtime/gguf_error.h"
@@ -28,6 +29,14 @@ void AppendQuoted(std::ostringstream& out, std::string_view text) {
   out << '"';
 }
 
+// Shortest text that reads back as the same float or double.
+template <typename Float>
+void AppendFloat(std::ostringstream& out, Float value) {
+  char text[32];
+  const auto result = std::to_chars(text, text + sizeof(text), value);
+  out << std::string_view(text, static_cast<size_t>(result.ptr - text));
+}
+
 void AppendArrayElement(std::ostringstream& out, const GgufArray& array, uint64_t i) {
   switch (array.element_type) {
     case GgufValueType::kU8: out << +array.NumberAt<uint8_t>(i); return;
@@ -36,13 +45,13 @@ void AppendArrayElement(std::ostringstream& out, const GgufArray& array, uint64_
     case GgufValueType::kI16: out << array.NumberAt<int16_t>(i); return;
     case GgufValueType::kU32: out << array.NumberAt<uint32_t>(i); return;
     case GgufValueType::kI32: out << array.NumberAt<int32_t>(i); return;
-    case GgufValueType::kF32: out << array.NumberAt<float>(i); return;
+    case GgufValueType::kF32: AppendFloat(out, array.NumberAt<float>(i)); return;
     case GgufValueType::kBool: out << (array.NumberAt<uint8_t>(i) ? "true" : "false"); return;
     case GgufValueType::kString: AppendQuoted(out, array.strings[i]); return;
     case GgufValueType::kArray: out << "[...]"; return;
     case GgufValueType::kU64: out << array.NumberAt<uint64_t>(i); return;
     case GgufValueType::kI64: out << array.NumberAt<int64_t>(i); return;
-    case GgufValueType::kF64: out << array.NumberAt<double>(i); return;
+    case GgufValueType::kF64: AppendFloat(out, array.NumberAt<double>(i)); return;
   }
 }
 
@@ -60,7 +69,6 @@ size_t FixedSizeOf(GgufValueType type) {
 
 std::string GgufValue::ToDisplayString(size_t max_array_elements) const {
   std::ostringstream out;
-  out.precision(9);
   std::visit(
       [&](const auto& value) {
         using T = std::decay_t<decltype(value)>;
@@ -79,6 +87,8 @@ std::string GgufValue::ToDisplayString(size_t max_array_elements) const {
           AppendQuoted(out, value);
         } else if constexpr (std::is_same_v<T, bool>) {
           out << (value ? "true" : "false");
+        } else if constexpr (std::is_floating_point_v<T>) {
+          AppendFloat(out, value);
         } else if constexpr (sizeof(T) == 1) {
           out << +value;  // print u8 / i8 as numbers, not characters
         } else {

@@ -190,6 +190,8 @@ TEST_CASE("values print as people read them", "[gguf]") {
   CHECK(m.Find("t.u8")->ToDisplayString() == "200");
   CHECK(m.Find("t.i8")->ToDisplayString() == "-100");
   CHECK(m.Find("t.bool")->ToDisplayString() == "true");
+  CHECK(m.Find("t.f32")->ToDisplayString() == "0.25");
+  CHECK(m.Find("t.f64")->ToDisplayString() == "-1.5");
   CHECK(m.Find("general.architecture")->ToDisplayString() == "\"llama\"");
   CHECK(m.Find("t.array_i32")->ToDisplayString() == "[i32 x 3] 7, -8, 9");
   CHECK(m.Find("t.array_i32")->ToDisplayString(2) == "[i32 x 3] 7, -8, ...");
