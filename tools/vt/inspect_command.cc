@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "byte_size_text.h"
+#include "vt/policy/byte_text.h"
 #include "commands.h"
 #include "vt/runtime/gguf_model.h"
 
