@@ -364,7 +364,9 @@ class GgufParser::Impl {
       file_.has_data_ = true;
       return;
     }
-    if (options_.allow_missing_data) {
+    // Header-only: the data region is wholly absent. A region that starts
+    // but stops short is a truncated file, header-only mode or not.
+    if (options_.allow_missing_data && bytes_.size() <= file_.data_offset_) {
       file_.has_data_ = false;
       return;
     }

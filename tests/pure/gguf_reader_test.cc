@@ -172,6 +172,12 @@ TEST_CASE("a header-only file is refused unless asked for", "[gguf]") {
   CHECK(file.data_bytes() == 32 + 136);
   CHECK_THROWS_WITH(file.TensorBytes(file.tensors()[0]), Catch::Contains("header-only"));
 
+  // A data region that starts but stops short is truncated, not header-only.
+  GgufSpec truncated = ValidSpec();
+  truncated.data_bytes = 40;  // the f32 tensor and part of the q8_0 one
+  CHECK_THROWS_WITH(GgufFile::FromBytes(BuildGguf(truncated), "t.gguf", options),
+                    Catch::Contains("t.gguf: tensor 1 'output.weight': data ends at byte"));
+
   // A complete file read with the option still has its data.
   CHECK(GgufFile::FromBytes(BuildGguf(ValidSpec()), "full.gguf", options).has_data());
 }

@@ -19,7 +19,7 @@ namespace vt::cli {
 namespace {
 
 constexpr std::string_view kInspectHelp =
-    R"(usage: vt inspect MODEL.gguf [--json] [--header-only] [--max-array N]
+    R"help(usage: vt inspect MODEL.gguf [--json] [--header-only] [--max-array N]
 
 Reads a GGUF file (any shard of a split model opens the whole set) and prints
 its header, metadata and tensor table.
@@ -36,7 +36,7 @@ options:
   -h, --help      this text
 
 exit codes: 0 read, 2 bad usage or unreadable/malformed file
-)";
+)help";
 
 struct InspectOptions {
   std::filesystem::path model;

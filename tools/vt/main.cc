@@ -14,9 +14,13 @@ struct Command {
   int (*run)(std::span<const std::string_view>, std::ostream&, std::ostream&);
 };
 
-constexpr std::array<Command, 1> kCommands = {{
+constexpr std::array<Command, 3> kCommands = {{
+    {"plan", "where every tensor of a model lives on a board, and whether it fits",
+     vt::cli::RunPlan},
     {"inspect", "print a GGUF model's metadata and tensor table (--json for machines)",
      vt::cli::RunInspect},
+    {"synth", "write a model-shaped GGUF (no weights) to plan before downloading",
+     vt::cli::RunSynth},
 }};
 
 void PrintUsage(std::ostream& out) {

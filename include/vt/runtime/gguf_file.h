@@ -33,9 +33,10 @@ inline constexpr uint64_t kGgufMaxAlignment = uint64_t{1} << 24;
 inline constexpr size_t kGgufMaxTensorNameBytes = 63;
 
 struct GgufReadOptions {
-  // Accept a file whose data region is missing or cut short (a header-only
-  // model for planning). Its tensor table is complete, has_data() is false
-  // and TensorBytes() throws. Off by default: a truncated model is an error.
+  // Accept a file whose data region is absent: it ends where the data
+  // section would start (a header-only model for planning). Its tensor table
+  // is complete, has_data() is false and TensorBytes() throws. A data region
+  // that starts but stops short is a truncated file and an error either way.
   bool allow_missing_data = false;
 };
 

@@ -42,6 +42,28 @@ def main(vt: str, source_dir: str) -> int:
             (("inspect", str(not_gguf)), "not a GGUF file"),
             (("inspect", str(missing_shard)), "shard 2 of 2 is missing"),
             (("inspect", str(fifo)), "is not a regular file"),
+            (("plan", str(truncated)), "truncated.gguf: tensor"),
+            (("plan", str(missing_shard)), "shard 2 of 2 is missing"),
+            (("plan", str(not_gguf)), "not a GGUF file"),
+            (("plan", str(example), "--board", "h100"), "unknown board 'h100' (known: gfx1151"),
+            (("plan", str(example), "--override-tensor", "ffn_(up=cpu"),
+             "'ffn_(up' is not a valid regular expression"),
+            (("plan", str(example), "-ot", "exps=gpu"), "'gpu' in 'exps=gpu' is not a device"),
+            (("plan", str(example), "--budget", "-1"), "--budget '-1' is not a size"),
+            (("plan", str(example), "--budget", "12Q"), "--budget '12Q' is not a size"),
+            (("plan", str(example), "--n-cpu-moe", "-3"), "--n-cpu-moe '-3' is not a whole number"),
+            (("plan", str(example), "--ctx", "0"), "--ctx '0' is not a whole number in 1.."),
+            (("plan", str(example), "--cpu-moe", "--n-cpu-moe", "2"), "exclude each other"),
+            (("plan", str(example), "--device", "vulkan"), "--device vulkan has no board profile"),
+            (("plan", str(example), "--device", "rocm", "--board", "h200"), "conflicts with --board"),
+            (("plan", str(example), "--frobnicate"), "unknown option '--frobnicate'"),
+            (("plan", str(example), str(example)), "one model at a time"),
+            (("synth", "--like", "mamba", "--mix", "q8_0", str(tmp / "x.gguf")), "--like 'mamba' is not one of"),
+            (("synth", "--like", "llama", "--mix", "q8_0"), "no output file given"),
+            (("synth", "--like", "llama", "--mix", "q8_0", "--experts", "4", str(tmp / "x.gguf")),
+             "llama is a dense model"),
+            (("synth", "--like", "llama", "--mix", "q8_0", str(tmp / "no-such-dir" / "x.gguf")),
+             "cannot create"),
         ]
         for args, expected in errors:
             result = run(vt, *args)
@@ -56,7 +78,8 @@ def main(vt: str, source_dir: str) -> int:
             if expected not in result.stderr:
                 failures.append(f"{label}: stderr {result.stderr.strip()!r} lacks {expected!r}")
 
-        for args in (("--help",), ("inspect", "--help"), ("--version",)):
+        for args in (("--help",), ("inspect", "--help"), ("--version",), ("plan", "--help"),
+                     ("synth", "--help")):
             result = run(vt, *args)
             if result.returncode != 0 or not result.stdout:
                 failures.append(f"vt {' '.join(args)}: exit {result.returncode}, stdout empty?")
@@ -64,10 +87,20 @@ def main(vt: str, source_dir: str) -> int:
         ok = run(vt, "inspect", str(example))
         if ok.returncode != 0 or "27 tensors" not in ok.stdout:
             failures.append(f"vt inspect example: exit {ok.returncode}: {ok.stderr.strip()}")
+        # Exit 0 when it fits, 3 (with the refusal on stdout) when it does not.
+        fits = run(vt, "plan", str(example), "--board", "h200")
+        if fits.returncode != 0 or "fits" not in fits.stdout:
+            failures.append(f"vt plan example on h200: exit {fits.returncode}")
+        refused = run(vt, "plan", str(example), "--budget", "100K")
+        if refused.returncode != 3 or "does not fit" not in refused.stdout or refused.stderr:
+            failures.append(f"vt plan example on 100K: exit {refused.returncode}, stderr {refused.stderr!r}")
+        demo = run(vt, "plan")
+        if demo.returncode != 0 or "smallest change that fits" not in demo.stdout:
+            failures.append(f"vt plan (no model): exit {demo.returncode}: {demo.stderr.strip()}")
 
     for failure in failures:
         print("FAIL", failure)
-    print(f"{len(errors) + 4} checks, {len(failures)} failures")
+    print(f"{len(errors) + 9} checks, {len(failures)} failures")
     return 1 if failures else 0
 
 

@@ -15,7 +15,7 @@ TENSOR_FIELDS = ("name", "type", "type_id", "ne", "offset", "bytes")
 
 def corpus_dir(source_dir: Path) -> Path | None:
     env = os.environ.get("VT_CORPUS_DIR")
-    path = Path(env) if env else source_dir.parent / "shared" / "corpus"
+    path = Path(env) if env else source_dir.resolve().parent / "shared" / "corpus"
     return path if (path / "manifest.jsonl").exists() else None
 
 
