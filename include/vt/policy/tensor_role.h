@@ -119,19 +119,35 @@ inline constexpr std::array<std::string_view, 7> kVectors = {
 // matrix role (embedding, matmul, experts, transformed) needs ne[3] == 1, and
 // a 4-D tensor under such a name is kUnclaimed rather than a guess. A
 // one-expert tower (ne[2] == 1) is still a tower.
+// Mixtral-style per-expert weights: "ffn_gate.3", "ffn_up.3", "ffn_down.3".
+constexpr bool IsPerExpertMatmul(std::string_view base) {
+  for (std::string_view stem : {std::string_view("ffn_gate."), std::string_view("ffn_up."),
+                                std::string_view("ffn_down.")}) {
+    if (base.starts_with(stem) && base.size() > stem.size()) {
+      bool digits = true;
+      for (char c : base.substr(stem.size())) digits = digits && c >= '0' && c <= '9';
+      if (digits) return true;
+    }
+  }
+  return false;
+}
+
 constexpr TensorClass ClassifyTensor(std::string_view name, const TensorDims& ne) {
   using namespace tensor_role_detail;
   const TensorNameParts parts = SplitTensorName(name);
   TensorClass result;
   result.layer = parts.layer;
-  result.routed_expert = parts.base.ends_with("_exps");
   const std::string_view base = parts.base;
+  const bool per_expert = IsPerExpertMatmul(base);
+  result.routed_expert = base.ends_with("_exps") || per_expert;
   if (parts.suffix == "bias") {
     result.role = TensorRole::kVector;
   } else if (parts.suffix != "weight") {
     result.role = TensorRole::kUnclaimed;
   } else if (IsOneOf(base, kExpertTowers)) {
     result.role = TensorRole::kStackedExperts;
+  } else if (per_expert) {
+    result.role = TensorRole::kMatmulWeight;  // one expert's matrix, placed with the experts
   } else if (result.routed_expert) {
     result.role = TensorRole::kUnclaimed;  // an expert tensor of a kind vt does not know
   } else if (IsOneOf(base, kEmbeddings)) {

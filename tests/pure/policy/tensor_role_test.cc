@@ -45,6 +45,10 @@ TEST_CASE("llama.cpp names get their roles", "[policy][role]") {
       {"blk.5.ffn_up_exps.weight", k3D, TensorRole::kStackedExperts, 5, true},
       {"blk.5.ffn_down_exps.weight", k3D, TensorRole::kStackedExperts, 5, true},
       {"blk.5.ffn_gate_up_exps.weight", k3D, TensorRole::kStackedExperts, 5, true},
+      // mixtral-style per-expert matrices travel with the experts
+      {"blk.7.ffn_gate.3.weight", k2D, TensorRole::kMatmulWeight, 7, true},
+      {"blk.7.ffn_down.12.weight", k2D, TensorRole::kMatmulWeight, 7, true},
+      {"blk.7.ffn_gate.x.weight", k2D, TensorRole::kUnclaimed, 7, false},
       // deepseek2: MLA, shared experts, router bias
       {"blk.3.attn_q_a.weight", k2D, TensorRole::kMatmulWeight, 3, false},
       {"blk.3.attn_kv_a_mqa.weight", k2D, TensorRole::kMatmulWeight, 3, false},
