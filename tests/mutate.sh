@@ -22,10 +22,13 @@ cmake -S "$scratch" -B "$scratch/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DVT
 targets=(vt_policy_tests vt_oracle_tests)
 cmake --build "$scratch/build" -j "$jobs" --target "${targets[@]}" >/dev/null || exit 1
 
+# The oracle tests skip (exit 77) without ../shared; the policy tests alone
+# must then kill every mutant.
 run_tests() {
   "$scratch/build/tests/pure/vt_policy_tests" >/dev/null 2>&1 || return 1
-  "$scratch/build/tests/pure/vt_oracle_tests" >/dev/null 2>&1 || return 1
-  return 0
+  "$scratch/build/tests/pure/vt_oracle_tests" >/dev/null 2>&1
+  local rc=$?
+  [ "$rc" -eq 0 ] || [ "$rc" -eq 77 ]
 }
 if ! run_tests; then echo "mutate: the unmutated tests fail; fix them first"; exit 1; fi
 
