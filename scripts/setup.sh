@@ -2,14 +2,19 @@
 # Installs everything vt builds, tests and benchmarks with, from Debian and PyPI
 # only. Idempotent: a second run on a set-up machine installs nothing and takes
 # about a second. Run as root (or with sudo available).
+#   --hip   also Debian's HIP compiler and runtime (ROCm 5.2), for the hip preset
+# CUDA (the cuda preset) comes from the machine's CUDA toolkit (nvcc on PATH).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 debian_packages=(
   cmake ninja-build g++ git
   catch2 libxxhash-dev libbenchmark-dev nlohmann-json3-dev
-  python3 python3-pip hyperfine
+  python3 python3-pip hyperfine librsvg2-bin
 )
+if [ "${1:-}" = "--hip" ]; then
+  debian_packages+=(hipcc libamdhip64-dev)
+fi
 
 missing=()
 for package in "${debian_packages[@]}"; do

@@ -52,6 +52,11 @@ include/vt/policy/device_caps.h|return {kind, kRocmKeepQuant, false, kRocmKeepQu
 include/vt/rocm/memory_policy.h|return p.integrated && p.managed_memory;|return p.managed_memory;| managed alloc without the integrated term
 include/vt/rocm/memory_policy.h|return p.pageable_memory_access && p.concurrent_managed_access;|return p.pageable_memory_access;| host addressable without concurrent access
 include/vt/rocm/memory_policy.h|if (*p.measured_managed_ceiling_bytes < reported) {|if (*p.measured_managed_ceiling_bytes > reported) {| the managed ceiling comparison flipped
+include/vt/policy/staged_h2d.h|!in.stream_capturing && in.dst == PtrKind::kDevice &&|!in.stream_capturing \&\&| staging ignores the destination
+include/vt/policy/staged_h2d.h|in.src == PtrKind::kUnregisteredHost && in.bytes >= in.chunk_bytes;|in.src == PtrKind::kUnregisteredHost;| staging ignores the chunk size
+include/vt/policy/staged_h2d.h|return StagingTermsExceptRing(in) && in.ring_available;|return StagingTermsExceptRing(in);| staging ignores the ring
+include/vt/policy/staged_h2d.h|  if (StagingTermsExceptRing(in)) in.ring_available = ensure_ring();|  in.ring_available = ensure_ring();| the ring is allocated before the free terms
+include/vt/policy/staged_h2d.h|    if (busy) {\n      wait(slot);|    if (false) {\n      wait(slot);| a refilled slot is not waited on
 TABLE
 )
 
