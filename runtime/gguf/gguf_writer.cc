@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <type_traits>
 #include <unordered_set>
 
 #include "vt/runtime/gguf_file.h"
@@ -35,31 +36,38 @@ void AppendString(std::vector<std::byte>& out, const std::string& text) {
 
 }  // namespace
 
+namespace {
+// One key-value pair: key, value type id, then the value's bytes.
+template <typename T>
+void AppendKeyValue(std::vector<std::byte>& out, const std::string& key, GgufValueType type,
+                    const T& value) {
+  AppendString(out, key);
+  Append(out, static_cast<uint32_t>(type));
+  if constexpr (std::is_same_v<T, std::string>) {
+    AppendString(out, value);
+  } else {
+    Append(out, value);
+  }
+}
+}  // namespace
+
 void GgufWriter::AddString(const std::string& key, const std::string& value) {
-  AppendString(metadata_, key);
-  Append(metadata_, static_cast<uint32_t>(GgufValueType::kString));
-  AppendString(metadata_, value);
+  AppendKeyValue(metadata_, key, GgufValueType::kString, value);
   ++kv_count_;
 }
 
 void GgufWriter::AddU32(const std::string& key, uint32_t value) {
-  AppendString(metadata_, key);
-  Append(metadata_, static_cast<uint32_t>(GgufValueType::kU32));
-  Append(metadata_, value);
+  AppendKeyValue(metadata_, key, GgufValueType::kU32, value);
   ++kv_count_;
 }
 
 void GgufWriter::AddF32(const std::string& key, float value) {
-  AppendString(metadata_, key);
-  Append(metadata_, static_cast<uint32_t>(GgufValueType::kF32));
-  Append(metadata_, value);
+  AppendKeyValue(metadata_, key, GgufValueType::kF32, value);
   ++kv_count_;
 }
 
 void GgufWriter::AddBool(const std::string& key, bool value) {
-  AppendString(metadata_, key);
-  Append(metadata_, static_cast<uint32_t>(GgufValueType::kBool));
-  Append<uint8_t>(metadata_, value ? 1 : 0);
+  AppendKeyValue(metadata_, key, GgufValueType::kBool, static_cast<uint8_t>(value ? 1 : 0));
   ++kv_count_;
 }
 
