@@ -2,7 +2,7 @@
 # consumer writes find_package(vt) (proven by tests/consumer).
 include(CMakePackageConfigHelpers)
 
-install(TARGETS vt_policy vt_runtime vt_cli
+install(TARGETS vt_policy vt_runtime vt_kernels_cpu vt_cli
   EXPORT vtTargets
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
