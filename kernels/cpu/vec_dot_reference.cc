@@ -52,7 +52,7 @@ GgmlTypeSet CpuVecDotBlockTypes() {
   return types;
 }
 
-float VecDot(GgmlType weight_type, const void* weights, const void* activations, int64_t k) {
+float VecDotReference(GgmlType weight_type, const void* weights, const void* activations, int64_t k) {
   const GgmlType format = ActivationFormatFor(weight_type);
   if (!HasVecDot(weight_type) || k < 0 || k % TraitsOf(weight_type).block_elements != 0 ||
       k % TraitsOf(format).block_elements != 0) {

@@ -1,0 +1,99 @@
+// vec_dot and dequantize throughput per GGUF type on this CPU: weight GB/s
+// and TSC cycles per 32 values, over rows of 4M values (as ggml's
+// test-quantize-perf measures vec_dot). The ISA column says whether the SIMD
+// kernel or the scalar reference ran.
+#include <benchmark/benchmark.h>
+#include <x86intrin.h>
+
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "vt/kernels/cpu/activation.h"
+#include "vt/kernels/cpu/dequantize.h"
+#include "vt/kernels/cpu/vec_dot.h"
+
+namespace {
+
+constexpr int64_t kValues = 4 << 20;
+
+// Random blocks whose f16 fields are all set to a small finite value, so no
+// NaN or denormal slows a path; timing does not depend on the codes.
+std::vector<uint8_t> RandomRow(vt::GgmlType type) {
+  const vt::GgmlTypeTraits& traits = vt::TraitsOf(type);
+  std::vector<uint8_t> row(static_cast<size_t>(kValues / traits.block_elements * traits.block_bytes));
+  std::mt19937 random(static_cast<uint32_t>(type) + 1);
+  for (uint8_t& b : row) b = static_cast<uint8_t>(random());
+  // Clear the top exponent bits of every odd byte: every f16 field is then
+  // finite and below 2. The 8-bit exponents of MXFP4 and NVFP4 are set near
+  // 1.0, so no denormal arithmetic (slow on x86) skews a timing.
+  for (size_t i = 1; i < row.size(); i += 2) row[i] &= 0x3F;
+  for (size_t b = 0; b < row.size(); b += traits.block_bytes) {
+    if (type == vt::GgmlType::kMXFP4) row[b] = 127;
+    if (type == vt::GgmlType::kNVFP4) std::memset(&row[b], 0x38, 4);
+  }
+  return row;
+}
+
+void VecDot(benchmark::State& state, vt::GgmlType type) {
+  const std::vector<uint8_t> weights = RandomRow(type);
+  const vt::GgmlType format = vt::cpu::ActivationFormatFor(type);
+  std::vector<float> x(kValues);
+  std::mt19937 random(7);
+  std::normal_distribution<float> normal;
+  for (float& v : x) v = normal(random);
+  std::vector<uint8_t> xq(static_cast<size_t>(kValues / vt::TraitsOf(format).block_elements *
+                                              vt::TraitsOf(format).block_bytes) + 64);
+  if (vt::TraitsOf(format).quantized) {
+    vt::cpu::QuantizeActivation(format, x.data(), xq.data(), kValues);
+  } else {
+    std::memcpy(xq.data(), weights.data(), std::min(xq.size(), weights.size()));
+  }
+  uint64_t cycles = 0;
+  for (auto _ : state) {
+    const uint64_t start = __rdtsc();
+    benchmark::DoNotOptimize(vt::cpu::VecDot(type, weights.data(), xq.data(), kValues));
+    cycles += __rdtsc() - start;
+  }
+  state.counters["cycles_per_32"] =
+      static_cast<double>(cycles) / static_cast<double>(state.iterations()) / (kValues / 32.0);
+  state.counters["weight_GB/s"] = benchmark::Counter(static_cast<double>(weights.size()) / 1e9,
+                                                     benchmark::Counter::kIsIterationInvariantRate);
+  state.SetLabel(vt::cpu::VecDotIsa(type));
+}
+
+void Dequantize(benchmark::State& state, vt::GgmlType type) {
+  const std::vector<uint8_t> weights = RandomRow(type);
+  std::vector<float> out(kValues);
+  uint64_t cycles = 0;
+  for (auto _ : state) {
+    const uint64_t start = __rdtsc();
+    vt::cpu::DequantizeRow(type, weights.data(), out.data(), kValues);
+    benchmark::DoNotOptimize(out.data());
+    cycles += __rdtsc() - start;
+  }
+  state.counters["cycles_per_32"] =
+      static_cast<double>(cycles) / static_cast<double>(state.iterations()) / (kValues / 32.0);
+  state.counters["weight_GB/s"] = benchmark::Counter(static_cast<double>(weights.size()) / 1e9,
+                                                     benchmark::Counter::kIsIterationInvariantRate);
+}
+
+void RegisterAll() {
+  for (vt::GgmlType type : vt::AllGgmlTypes()) {
+    if (!vt::cpu::HasVecDot(type) || !vt::TraitsOf(type).quantized) continue;
+    const std::string name(vt::NameOf(type));
+    benchmark::RegisterBenchmark(("vec_dot/" + name).c_str(), VecDot, type)->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(("dequantize/" + name).c_str(), Dequantize, type)
+        ->Unit(benchmark::kMillisecond);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  RegisterAll();
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

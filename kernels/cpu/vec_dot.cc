@@ -1,0 +1,51 @@
+// VecDot: the SIMD kernel for the type when the CPU has its instruction set,
+// the scalar reference otherwise. The CPU is asked once.
+#include "vt/kernels/cpu/vec_dot.h"
+
+#include <cmath>
+#include <limits>
+
+#include "vec_dot_simd.h"
+#include "vt/kernels/cpu/activation.h"
+
+namespace vt::cpu {
+namespace {
+
+using SimdFn = float (*)(const uint8_t*, const uint8_t*, int64_t);
+
+bool CpuHasAvx2Fma() {
+  static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+                          __builtin_cpu_supports("f16c");
+  return has;
+}
+
+SimdFn Avx2KernelFor(GgmlType type) {
+  switch (type) {
+    case GgmlType::kQ8_0: return avx2::VecDotQ8_0;
+    case GgmlType::kQ4_0: return avx2::VecDotQ4_0;
+    case GgmlType::kMXFP4: return avx2::VecDotMXFP4;
+    case GgmlType::kQ4_K: return avx2::VecDotQ4_K;
+    case GgmlType::kQ5_K: return avx2::VecDotQ5_K;
+    case GgmlType::kQ6_K: return avx2::VecDotQ6_K;
+    case GgmlType::kIQ4_XS: return avx2::VecDotIQ4_XS;
+    default: return nullptr;
+  }
+}
+
+SimdFn KernelFor(GgmlType type) { return CpuHasAvx2Fma() ? Avx2KernelFor(type) : nullptr; }
+
+}  // namespace
+
+float VecDot(GgmlType weight_type, const void* weights, const void* activations, int64_t k) {
+  const SimdFn simd = KernelFor(weight_type);
+  const int64_t block = TraitsOf(weight_type).block_elements;
+  const int64_t activation_block = TraitsOf(ActivationFormatFor(weight_type)).block_elements;
+  if (simd == nullptr || k < 0 || k % block != 0 || k % activation_block != 0) {
+    return VecDotReference(weight_type, weights, activations, k);
+  }
+  return simd(static_cast<const uint8_t*>(weights), static_cast<const uint8_t*>(activations), k / block);
+}
+
+const char* VecDotIsa(GgmlType type) { return KernelFor(type) != nullptr ? "avx2" : "scalar"; }
+
+}  // namespace vt::cpu
