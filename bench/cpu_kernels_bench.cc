@@ -6,6 +6,8 @@
 #include <x86intrin.h>
 
 #include <cstring>
+#include <string>
+#include <string_view>
 #include <random>
 #include <vector>
 
@@ -15,7 +17,7 @@
 
 namespace {
 
-constexpr int64_t kValues = 4 << 20;
+int64_t kValues = 4 << 20;  // --values N (vt option, before Google Benchmark's) changes it
 
 // Random blocks whose f16 fields are all set to a small finite value, so no
 // NaN or denormal slows a path; timing does not depend on the codes.
@@ -91,6 +93,14 @@ void RegisterAll() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // "--values N": row length (default 4M, the anchor; 65536 keeps a
+  // row and its activations in L2, measuring the kernel rather than L3).
+  if (argc > 2 && std::string_view(argv[1]) == "--values") {
+    kValues = std::stoll(argv[2]);
+    argv[2] = argv[0];
+    argv += 2;
+    argc -= 2;
+  }
   RegisterAll();
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();

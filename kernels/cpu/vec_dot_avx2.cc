@@ -19,10 +19,14 @@ namespace {
 // inline function that other files also use (the linker could keep the AVX2
 // copy for everyone). So its few scalar helpers are its own, with internal
 // linkage, rather than float_formats.h's.
+// Fetched once at load time: calling HalfToFloatTable() per block would pay
+// its static's guard every time.
+const float* const kHalfTable = HalfToFloatTable();
+
 inline float LoadHalf(const uint8_t* p) {
   uint16_t h;
   std::memcpy(&h, p, 2);
-  return _cvtsh_ss(h);
+  return kHalfTable[h];
 }
 
 inline uint16_t LoadU16(const uint8_t* p) {
@@ -31,14 +35,6 @@ inline uint16_t LoadU16(const uint8_t* p) {
   return v;
 }
 
-// MXFP4's E8M0 exponent as a float, halved (same definition as
-// float_formats.h's E8m0ToFloatHalf).
-inline float E8m0ToFloatHalf(uint8_t e) {
-  const uint32_t bits = e < 2 ? (0x00200000u << e) : (static_cast<uint32_t>(e - 1) << 23);
-  float f;
-  std::memcpy(&f, &bits, 4);
-  return f;
-}
 
 inline float HorizontalSum(__m256 v) {
   __m128 lo = _mm256_castps256_ps128(v);
@@ -80,42 +76,16 @@ inline __m256i UnpackNibbles(const uint8_t* p) {
 
 inline __m256i Load32(const void* p) { return _mm256_loadu_si256(static_cast<const __m256i*>(p)); }
 
+const float* const kE8m0HalfTable = E8m0HalfToFloatTable();
+
+#include "vec_dot_x86_blocks.inc"
+
+
 }  // namespace
 
-float VecDotQ8_0(const uint8_t* w, const uint8_t* x, int64_t blocks) {
-  __m256 acc = _mm256_setzero_ps();
-  for (int64_t i = 0; i < blocks; ++i, w += 34, x += 34) {
-    const __m256i dot = DotI8(Load32(w + 2), Load32(x + 2));
-    const __m256 scale = _mm256_set1_ps(LoadHalf(w) * LoadHalf(x));
-    acc = _mm256_fmadd_ps(scale, _mm256_cvtepi32_ps(dot), acc);
-  }
-  return HorizontalSum(acc);
-}
-
-float VecDotQ4_0(const uint8_t* w, const uint8_t* x, int64_t blocks) {
-  __m256 acc = _mm256_setzero_ps();
-  const __m256i eight = _mm256_set1_epi8(8);
-  for (int64_t i = 0; i < blocks; ++i, w += 18, x += 34) {
-    const __m256i q = _mm256_sub_epi8(UnpackNibbles(w + 2), eight);
-    const __m256i dot = DotI8(q, Load32(x + 2));
-    const __m256 scale = _mm256_set1_ps(LoadHalf(w) * LoadHalf(x));
-    acc = _mm256_fmadd_ps(scale, _mm256_cvtepi32_ps(dot), acc);
-  }
-  return HorizontalSum(acc);
-}
-
-float VecDotMXFP4(const uint8_t* w, const uint8_t* x, int64_t blocks) {
-  __m256 acc = _mm256_setzero_ps();
-  const __m256i table = _mm256_broadcastsi128_si256(
-      _mm_loadu_si128(reinterpret_cast<const __m128i*>(iq::kValuesFp4)));
-  for (int64_t i = 0; i < blocks; ++i, w += 17, x += 34) {
-    const __m256i q = _mm256_shuffle_epi8(table, UnpackNibbles(w + 1));
-    const __m256i dot = DotI8(q, Load32(x + 2));
-    const __m256 scale = _mm256_set1_ps(E8m0ToFloatHalf(w[0]) * LoadHalf(x));
-    acc = _mm256_fmadd_ps(scale, _mm256_cvtepi32_ps(dot), acc);
-  }
-  return HorizontalSum(acc);
-}
+float VecDotQ8_0(const uint8_t* w, const uint8_t* x, int64_t blocks) { return DotQ8_0Blocks(w, x, blocks); }
+float VecDotQ4_0(const uint8_t* w, const uint8_t* x, int64_t blocks) { return DotQ4_0Blocks(w, x, blocks); }
+float VecDotMXFP4(const uint8_t* w, const uint8_t* x, int64_t blocks) { return DotMXFP4Blocks(w, x, blocks); }
 
 // Q8_K activation layout: d (f32), qs[256], bsums[16] (int16 sums of 16).
 namespace {
@@ -131,81 +101,93 @@ inline int16_t Q8KBlockSum(const uint8_t* x, int j) {
   return v;
 }
 
-void ScalesMinsK4(const uint8_t* packed, uint8_t* scales, uint8_t* mins) {
-  for (int j = 0; j < 8; ++j) {
-    if (j < 4) {
-      scales[j] = packed[j] & 63;
-      mins[j] = packed[j + 4] & 63;
-    } else {
-      scales[j] = static_cast<uint8_t>((packed[j + 4] & 0x0F) | ((packed[j - 4] >> 6) << 4));
-      mins[j] = static_cast<uint8_t>((packed[j + 4] >> 4) | ((packed[j] >> 6) << 4));
-    }
-  }
+// Q4_K / Q5_K: the eight 6-bit scales and mins packed in 12 bytes, unpacked
+// with word operations: bytes 0-7 of the result are the scales, 8-15 the mins.
+inline void UnpackScalesMinsK4(const uint8_t* packed, uint32_t out[4]) {
+  constexpr uint32_t kMask1 = 0x3f3f3f3f, kMask2 = 0x0f0f0f0f, kMask3 = 0x03030303;
+  std::memcpy(out, packed, 12);
+  out[3] = ((out[2] >> 4) & kMask2) | (((out[1] >> 6) & kMask3) << 4);
+  const uint32_t mins_low = out[1] & kMask1;
+  out[1] = (out[2] & kMask2) | (((out[0] >> 6) & kMask3) << 4);
+  out[2] = mins_low;
+  out[0] &= kMask1;
+}
+
+// sum over sub-blocks j of mins[j] * (sum of the 32 activations of j), from
+// the activation's 16 block sums.
+inline int MinTerm(const uint32_t scales_mins[4], const uint8_t* x) {
+  const __m128i bsums_low = _mm_loadu_si128(reinterpret_cast<const __m128i*>(x + 260));
+  const __m128i bsums_high = _mm_loadu_si128(reinterpret_cast<const __m128i*>(x + 276));
+  const __m128i sums32 = _mm_hadd_epi16(bsums_low, bsums_high);  // 8 sums of 32
+  const __m128i mins = _mm_cvtepu8_epi16(_mm_set_epi32(0, 0, static_cast<int>(scales_mins[3]),
+                                                       static_cast<int>(scales_mins[2])));
+  __m128i products = _mm_madd_epi16(mins, sums32);
+  products = _mm_add_epi32(products, _mm_shuffle_epi32(products, _MM_SHUFFLE(1, 0, 3, 2)));
+  products = _mm_add_epi32(products, _mm_shuffle_epi32(products, _MM_SHUFFLE(2, 3, 0, 1)));
+  return _mm_cvtsi128_si32(products);
+}
+
+// maddubs(codes, x) weighted by a sub-block scale, as 8 int32 partial sums.
+inline __m256i ScaledDot(__m256i codes, __m256i x, int scale) {
+  return _mm256_madd_epi16(_mm256_maddubs_epi16(codes, x), _mm256_set1_epi16(static_cast<short>(scale)));
 }
 }  // namespace
 
 float VecDotQ4_K(const uint8_t* w, const uint8_t* x, int64_t blocks) {
-  float sum = 0.0f;
+  __m256 acc = _mm256_setzero_ps();
+  float mins_total = 0.0f;
   const __m256i low_mask = _mm256_set1_epi8(0x0F);
   for (int64_t i = 0; i < blocks; ++i, w += 144, x += 292) {
-    uint8_t scales[8], mins[8];
-    ScalesMinsK4(w + 4, scales, mins);
+    uint32_t scales_mins[4];
+    UnpackScalesMinsK4(w + 4, scales_mins);
+    const auto* scales = reinterpret_cast<const uint8_t*>(scales_mins);
     const uint8_t* q = w + 16;
     const int8_t* xq = Q8KCodes(x);
-    __m256i acc = _mm256_setzero_si256();
+    __m256i sums = _mm256_setzero_si256();
     for (int j = 0; j < 4; ++j, q += 32, xq += 64) {
       const __m256i bytes = Load32(q);
       const __m256i low = _mm256_and_si256(bytes, low_mask);
       const __m256i high = _mm256_and_si256(_mm256_srli_epi16(bytes, 4), low_mask);
-      const __m256i dot_low = DotU8I8(low, Load32(xq));
-      const __m256i dot_high = DotU8I8(high, Load32(xq + 32));
-      acc = _mm256_add_epi32(acc, _mm256_mullo_epi32(dot_low, _mm256_set1_epi32(scales[2 * j])));
-      acc = _mm256_add_epi32(acc, _mm256_mullo_epi32(dot_high, _mm256_set1_epi32(scales[2 * j + 1])));
+      sums = _mm256_add_epi32(sums, ScaledDot(low, Load32(xq), scales[2 * j]));
+      sums = _mm256_add_epi32(sums, ScaledDot(high, Load32(xq + 32), scales[2 * j + 1]));
     }
-    int min_sum = 0;
-    for (int j = 0; j < 8; ++j) min_sum += mins[j] * (Q8KBlockSum(x, 2 * j) + Q8KBlockSum(x, 2 * j + 1));
-    const float d = LoadHalf(w) * Q8KScale(x);
-    const float dmin = LoadHalf(w + 2) * Q8KScale(x);
-    sum += d * static_cast<float>(HorizontalSumI32(acc)) - dmin * static_cast<float>(min_sum);
+    const float dx = Q8KScale(x);
+    acc = _mm256_fmadd_ps(_mm256_set1_ps(LoadHalf(w) * dx), _mm256_cvtepi32_ps(sums), acc);
+    mins_total += LoadHalf(w + 2) * dx * static_cast<float>(MinTerm(scales_mins, x));
   }
-  return sum;
+  return HorizontalSum(acc) - mins_total;
 }
 
 float VecDotQ5_K(const uint8_t* w, const uint8_t* x, int64_t blocks) {
-  float sum = 0.0f;
+  __m256 acc = _mm256_setzero_ps();
+  float mins_total = 0.0f;
   const __m256i low_mask = _mm256_set1_epi8(0x0F);
   const __m256i sixteen = _mm256_set1_epi8(16);
   for (int64_t i = 0; i < blocks; ++i, w += 176, x += 292) {
-    uint8_t scales[8], mins[8];
-    ScalesMinsK4(w + 4, scales, mins);
+    uint32_t scales_mins[4];
+    UnpackScalesMinsK4(w + 4, scales_mins);
+    const auto* scales = reinterpret_cast<const uint8_t*>(scales_mins);
     const __m256i qh = Load32(w + 16);
     const uint8_t* ql = w + 48;
     const int8_t* xq = Q8KCodes(x);
-    __m256i acc = _mm256_setzero_si256();
+    __m256i sums = _mm256_setzero_si256();
     for (int j = 0; j < 4; ++j, ql += 32, xq += 64) {
       const __m256i bytes = Load32(ql);
       // Fifth bits of sub-blocks 2j and 2j+1 are bits 2j and 2j+1 of qh.
-      const __m256i bit_low = _mm256_and_si256(_mm256_set1_epi8(static_cast<char>(1 << (2 * j))), qh);
-      const __m256i bit_high = _mm256_and_si256(_mm256_set1_epi8(static_cast<char>(2 << (2 * j))), qh);
-      const __m256i add_low = _mm256_and_si256(
-          _mm256_cmpeq_epi8(bit_low, _mm256_set1_epi8(static_cast<char>(1 << (2 * j)))), sixteen);
-      const __m256i add_high = _mm256_and_si256(
-          _mm256_cmpeq_epi8(bit_high, _mm256_set1_epi8(static_cast<char>(2 << (2 * j)))), sixteen);
+      const __m256i bit_low = _mm256_set1_epi8(static_cast<char>(1 << (2 * j)));
+      const __m256i bit_high = _mm256_set1_epi8(static_cast<char>(2 << (2 * j)));
+      const __m256i add_low = _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_and_si256(qh, bit_low), bit_low), sixteen);
+      const __m256i add_high = _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_and_si256(qh, bit_high), bit_high), sixteen);
       const __m256i low = _mm256_or_si256(_mm256_and_si256(bytes, low_mask), add_low);
-      const __m256i high =
-          _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(bytes, 4), low_mask), add_high);
-      const __m256i dot_low = DotU8I8(low, Load32(xq));
-      const __m256i dot_high = DotU8I8(high, Load32(xq + 32));
-      acc = _mm256_add_epi32(acc, _mm256_mullo_epi32(dot_low, _mm256_set1_epi32(scales[2 * j])));
-      acc = _mm256_add_epi32(acc, _mm256_mullo_epi32(dot_high, _mm256_set1_epi32(scales[2 * j + 1])));
+      const __m256i high = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(bytes, 4), low_mask), add_high);
+      sums = _mm256_add_epi32(sums, ScaledDot(low, Load32(xq), scales[2 * j]));
+      sums = _mm256_add_epi32(sums, ScaledDot(high, Load32(xq + 32), scales[2 * j + 1]));
     }
-    int min_sum = 0;
-    for (int j = 0; j < 8; ++j) min_sum += mins[j] * (Q8KBlockSum(x, 2 * j) + Q8KBlockSum(x, 2 * j + 1));
-    const float d = LoadHalf(w) * Q8KScale(x);
-    const float dmin = LoadHalf(w + 2) * Q8KScale(x);
-    sum += d * static_cast<float>(HorizontalSumI32(acc)) - dmin * static_cast<float>(min_sum);
+    const float dx = Q8KScale(x);
+    acc = _mm256_fmadd_ps(_mm256_set1_ps(LoadHalf(w) * dx), _mm256_cvtepi32_ps(sums), acc);
+    mins_total += LoadHalf(w + 2) * dx * static_cast<float>(MinTerm(scales_mins, x));
   }
-  return sum;
+  return HorizontalSum(acc) - mins_total;
 }
 
 // Q6_K: q = (ql nibble | two qh bits << 4) - 32; computed as the unsigned
@@ -219,7 +201,7 @@ float VecDotQ6_K(const uint8_t* w, const uint8_t* x, int64_t blocks) {
     const uint8_t* qh = w + 128;
     const auto* sc = reinterpret_cast<const int8_t*>(w + 192);
     const int8_t* xq = Q8KCodes(x);
-    int total = 0;
+    __m256i sums = _mm256_setzero_si256();
     for (int half = 0; half < 2; ++half, ql += 64, qh += 32, sc += 8, xq += 128) {
       const __m256i l0 = Load32(ql);
       const __m256i l1 = Load32(ql + 32);
@@ -237,12 +219,12 @@ float VecDotQ6_K(const uint8_t* w, const uint8_t* x, int64_t blocks) {
         // Each 32-lane group spans two 16-element sub-blocks with their own scales.
         const __m256i pairs = _mm256_maddubs_epi16(q[g], Load32(xq + 32 * g));
         const __m256i weights = _mm256_set_m128i(_mm_set1_epi16(sc[2 * g + 1]), _mm_set1_epi16(sc[2 * g]));
-        total += HorizontalSumI32(_mm256_madd_epi16(pairs, weights));
+        sums = _mm256_add_epi32(sums, _mm256_madd_epi16(pairs, weights));
       }
     }
     int offset = 0;
     for (int j = 0; j < 16; ++j) offset += static_cast<int8_t>(w[192 + j]) * Q8KBlockSum(x, j);
-    sum += LoadHalf(w + 208) * Q8KScale(x) * static_cast<float>(total - 32 * offset);
+    sum += LoadHalf(w + 208) * Q8KScale(x) * static_cast<float>(HorizontalSumI32(sums) - 32 * offset);
   }
   return sum;
 }
@@ -256,13 +238,14 @@ float VecDotIQ4_XS(const uint8_t* w, const uint8_t* x, int64_t blocks) {
     const uint8_t* scales_l = w + 4;
     const uint8_t* qs = w + 8;
     const int8_t* xq = Q8KCodes(x);
-    int total = 0;
+    __m256i sums = _mm256_setzero_si256();
     for (int ib = 0; ib < 8; ++ib, qs += 16, xq += 32) {
       const int ls = ((scales_l[ib / 2] >> (4 * (ib % 2))) & 0x0F) | (((scales_h >> (2 * ib)) & 3) << 4);
       const __m256i q = _mm256_shuffle_epi8(table, UnpackNibbles(qs));
-      total += (ls - 32) * HorizontalSumI32(DotI8(q, Load32(xq)));
+      const __m256i x_signed = _mm256_sign_epi8(Load32(xq), q);
+      sums = _mm256_add_epi32(sums, ScaledDot(_mm256_sign_epi8(q, q), x_signed, ls - 32));
     }
-    sum += LoadHalf(w) * Q8KScale(x) * static_cast<float>(total);
+    sum += LoadHalf(w) * Q8KScale(x) * static_cast<float>(HorizontalSumI32(sums));
   }
   return sum;
 }
