@@ -13,6 +13,7 @@
 
 #include "vt/kernels/cpu/activation.h"
 #include "vt/kernels/cpu/dequantize.h"
+#include "vt/kernels/cpu/gemv.h"
 #include "vt/kernels/cpu/vec_dot.h"
 
 namespace {
@@ -58,7 +59,7 @@ void VecDot(benchmark::State& state, vt::GgmlType type) {
     cycles += __rdtsc() - start;
   }
   state.counters["cycles_per_32"] =
-      static_cast<double>(cycles) / static_cast<double>(state.iterations()) / (kValues / 32.0);
+      static_cast<double>(cycles) / static_cast<double>(state.iterations()) / (static_cast<double>(kValues) / 32.0);
   state.counters["weight_GB/s"] = benchmark::Counter(static_cast<double>(weights.size()) / 1e9,
                                                      benchmark::Counter::kIsIterationInvariantRate);
   state.SetLabel(vt::cpu::VecDotIsa(type));
@@ -75,12 +76,45 @@ void Dequantize(benchmark::State& state, vt::GgmlType type) {
     cycles += __rdtsc() - start;
   }
   state.counters["cycles_per_32"] =
-      static_cast<double>(cycles) / static_cast<double>(state.iterations()) / (kValues / 32.0);
+      static_cast<double>(cycles) / static_cast<double>(state.iterations()) / (static_cast<double>(kValues) / 32.0);
   state.counters["weight_GB/s"] = benchmark::Counter(static_cast<double>(weights.size()) / 1e9,
                                                      benchmark::Counter::kIsIterationInvariantRate);
 }
 
+// GEMV: y = W x over a 4096 x 4096 matrix (or rows x K = 4096 x kValues / 1024),
+// weights GB/s, `threads` threads.
+void Gemv(benchmark::State& state, vt::GgmlType type, uint32_t threads) {
+  const int64_t k = 4096;
+  const int64_t rows = 4096;
+  const vt::GgmlTypeTraits& traits = vt::TraitsOf(type);
+  std::vector<uint8_t> weights(static_cast<size_t>(rows * k / traits.block_elements * traits.block_bytes));
+  std::mt19937 random(3);
+  for (uint8_t& b : weights) b = static_cast<uint8_t>(random());
+  for (size_t i = 1; i < weights.size(); i += 2) weights[i] &= 0x3F;
+  for (size_t b = 0; b < weights.size(); b += traits.block_bytes) {
+    if (type == vt::GgmlType::kMXFP4) weights[b] = 127;  // no denormal scales
+  }
+  std::vector<float> x(k, 0.5f), y(rows);
+  const vt::cpu::MatrixView view{type, weights.data(), rows, k};
+  for (auto _ : state) {
+    vt::cpu::Gemv(view, x.data(), y.data(), threads);
+    benchmark::DoNotOptimize(y.data());
+  }
+  state.counters["weight_GB/s"] = benchmark::Counter(static_cast<double>(weights.size()) / 1e9,
+                                                     benchmark::Counter::kIsIterationInvariantRate);
+  state.SetLabel(vt::cpu::VecDotIsa(type));
+}
+
 void RegisterAll() {
+  for (vt::GgmlType type : {vt::GgmlType::kQ8_0, vt::GgmlType::kQ4_0, vt::GgmlType::kQ4_K,
+                            vt::GgmlType::kQ6_K, vt::GgmlType::kMXFP4}) {
+    for (uint32_t threads : {1u, 2u}) {
+      benchmark::RegisterBenchmark(("gemv_4096x4096/" + std::string(vt::NameOf(type)) + "/threads:" +
+                                    std::to_string(threads)).c_str(),
+                                   Gemv, type, threads)
+          ->UseRealTime()->Unit(benchmark::kMillisecond);
+    }
+  }
   for (vt::GgmlType type : vt::AllGgmlTypes()) {
     if (!vt::cpu::HasVecDot(type) || !vt::TraitsOf(type).quantized) continue;
     const std::string name(vt::NameOf(type));

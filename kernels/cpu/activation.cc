@@ -11,27 +11,10 @@
 namespace vt::cpu {
 namespace {
 
-// float to IEEE half, round to nearest even (what F16C's vcvtps2ph does).
-uint16_t FloatToHalf(float f) {
-  const uint32_t x = std::bit_cast<uint32_t>(f);
-  const uint32_t sign = (x >> 16) & 0x8000u;
-  const uint32_t abs = x & 0x7FFFFFFFu;
-  if (abs > 0x7F800000u) return static_cast<uint16_t>(sign | 0x7E00u);  // NaN
-  if (abs >= 0x477FF000u) return static_cast<uint16_t>(sign | 0x7C00u);  // rounds to inf
-  if (abs < 0x38800000u) {                                               // subnormal or zero
-    // Scale to the half subnormal grid with the FPU's own round-to-even.
-    const float scaled = std::bit_cast<float>(abs) * 16777216.0f;  // 2^24
-    return static_cast<uint16_t>(sign | static_cast<uint32_t>(std::nearbyint(scaled)));
-  }
-  const uint32_t mantissa_odd = (abs >> 13) & 1u;
-  const uint32_t rounded = abs + 0xFFFu + mantissa_odd;
-  return static_cast<uint16_t>(sign | ((rounded - 0x38000000u) >> 13));
-}
-
 int RoundEven(float v) { return static_cast<int>(std::nearbyint(v)); }
 
 void StoreHalf(uint8_t* p, float f) {
-  const uint16_t h = FloatToHalf(f);
+  const uint16_t h = FloatToHalfBits(f);
   std::memcpy(p, &h, 2);
 }
 

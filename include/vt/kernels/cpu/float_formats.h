@@ -42,6 +42,30 @@ constexpr uint16_t FloatToBf16(float f) {
   return static_cast<uint16_t>((bits + 0x7FFFu + ((bits >> 16) & 1u)) >> 16);
 }
 
+inline uint16_t FloatToBf16Bits(float f) { return FloatToBf16(f); }
+
+// float to IEEE half, rounding to nearest even; overflow gives inf, NaN a
+// quiet NaN.
+inline uint16_t FloatToHalfBits(float f) {
+  const uint32_t x = std::bit_cast<uint32_t>(f);
+  const uint32_t sign = (x >> 16) & 0x8000u;
+  const uint32_t abs = x & 0x7FFFFFFFu;
+  if (abs > 0x7F800000u) return static_cast<uint16_t>(sign | 0x7E00u);
+  if (abs >= 0x477FF000u) return static_cast<uint16_t>(sign | 0x7C00u);
+  if (abs < 0x38800000u) {  // a half subnormal (or zero): round on the 2^-24 grid
+    const uint32_t mantissa = (abs & 0x7FFFFFu) | 0x800000u;
+    const int shift = 126 - static_cast<int>(abs >> 23);  // 14 .. 24+
+    if (shift > 24) return static_cast<uint16_t>(sign);
+    const uint32_t half_ulp = 1u << (shift - 1);
+    const uint32_t rest = mantissa & ((1u << shift) - 1);
+    uint32_t result = mantissa >> shift;
+    if (rest > half_ulp || (rest == half_ulp && (result & 1u))) ++result;
+    return static_cast<uint16_t>(sign | result);
+  }
+  const uint32_t rounded = abs + 0xFFFu + ((abs >> 13) & 1u);
+  return static_cast<uint16_t>(sign | ((rounded - 0x38000000u) >> 13));
+}
+
 // E8M0 exponent to float, halved: MXFP4 stores its values doubled (E2M1 x 2
 // as integers), so the block scale carries the factor 1/2.
 constexpr float E8m0ToFloatHalf(uint8_t e) {
