@@ -46,6 +46,8 @@ SimdFn Avx2KernelFor(GgmlType type) {
     case GgmlType::kQ5_K: return avx2::VecDotQ5_K;
     case GgmlType::kQ6_K: return avx2::VecDotQ6_K;
     case GgmlType::kIQ4_XS: return avx2::VecDotIQ4_XS;
+    case GgmlType::kIQ2_XXS: return avx2::VecDotIQ2_XXS;
+    case GgmlType::kIQ1_S: return avx2::VecDotIQ1_S;
     default: return nullptr;
   }
 }

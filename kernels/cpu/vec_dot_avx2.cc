@@ -250,4 +250,85 @@ float VecDotIQ4_XS(const uint8_t* w, const uint8_t* x, int64_t blocks) {
   return sum;
 }
 
+namespace {
+
+// Sign patterns of IQ2's 7-bit sign groups as bytes: +1 or -1 for each of 8
+// weights. A plain array (no standard template instantiated in this file,
+// which is built for AVX2).
+struct SignTable {
+  uint64_t bytes[128];
+};
+
+constexpr SignTable MakeSignTable() {
+  SignTable table{};
+  for (int s = 0; s < 128; ++s) {
+    for (int j = 0; j < 8; ++j) {
+      const bool negative = (iq::kSignsIq2xs[s] & iq::kMaskIq2xs[j]) != 0;
+      table.bytes[s] |= static_cast<uint64_t>(negative ? 0xFF : 0x01) << (8 * j);
+    }
+  }
+  return table;
+}
+
+constexpr SignTable kSignBytes = MakeSignTable();
+
+}  // namespace
+
+// IQ2_XXS against Q8_K: per 32 weights, four 8-byte grid entries times the
+// activations with the group's signs applied, scaled by 2 * scale + 1; the
+// block value is d * dx * sum / 8.
+float VecDotIQ2_XXS(const uint8_t* w, const uint8_t* x, int64_t blocks) {
+  const uint64_t* signs = kSignBytes.bytes;
+  float sum = 0.0f;
+  for (int64_t i = 0; i < blocks; ++i, w += 66, x += 292) {
+    const int8_t* xq = Q8KCodes(x);
+    __m256i sums = _mm256_setzero_si256();
+    for (int ib = 0; ib < 8; ++ib, xq += 32) {
+      uint32_t indices, signs_scale;
+      std::memcpy(&indices, w + 2 + 8 * ib, 4);
+      std::memcpy(&signs_scale, w + 2 + 8 * ib + 4, 4);
+      const __m256i grid = _mm256_set_epi64x(
+          static_cast<long long>(iq::kIq2xxsGrid[(indices >> 24) & 0xFF]),
+          static_cast<long long>(iq::kIq2xxsGrid[(indices >> 16) & 0xFF]),
+          static_cast<long long>(iq::kIq2xxsGrid[(indices >> 8) & 0xFF]),
+          static_cast<long long>(iq::kIq2xxsGrid[indices & 0xFF]));
+      const __m256i sign = _mm256_set_epi64x(static_cast<long long>(signs[(signs_scale >> 21) & 127]),
+                                             static_cast<long long>(signs[(signs_scale >> 14) & 127]),
+                                             static_cast<long long>(signs[(signs_scale >> 7) & 127]),
+                                             static_cast<long long>(signs[signs_scale & 127]));
+      const __m256i signed_x = _mm256_sign_epi8(Load32(xq), sign);
+      sums = _mm256_add_epi32(sums, ScaledDot(grid, signed_x, 2 * static_cast<int>(signs_scale >> 28) + 1));
+    }
+    sum += LoadHalf(w) * Q8KScale(x) * 0.125f * static_cast<float>(HorizontalSumI32(sums));
+  }
+  return sum;
+}
+
+// IQ1_S against Q8_K: per 32 weights, grid values in {-1, 0, 1} plus a
+// shared delta of +-1/8, scaled by 2 * scale + 1.
+float VecDotIQ1_S(const uint8_t* w, const uint8_t* x, int64_t blocks) {
+  float sum = 0.0f;
+  for (int64_t i = 0; i < blocks; ++i, w += 50, x += 292) {
+    const uint8_t* qs = w + 2;
+    const int8_t* xq = Q8KCodes(x);
+    int grid_total = 0;
+    int delta_total = 0;
+    for (int ib = 0; ib < 8; ++ib, qs += 4, xq += 32) {
+      const uint16_t qh = LoadU16(w + 34 + 2 * ib);
+      const __m256i grid = _mm256_set_epi64x(
+          static_cast<long long>(iq::kIq1sGrid[qs[3] | (((qh >> 9) & 7) << 8)]),
+          static_cast<long long>(iq::kIq1sGrid[qs[2] | (((qh >> 6) & 7) << 8)]),
+          static_cast<long long>(iq::kIq1sGrid[qs[1] | (((qh >> 3) & 7) << 8)]),
+          static_cast<long long>(iq::kIq1sGrid[qs[0] | ((qh & 7) << 8)]));
+      const int scale = 2 * ((qh >> 12) & 7) + 1;
+      const int block_sum = Q8KBlockSum(x, 2 * ib) + Q8KBlockSum(x, 2 * ib + 1);
+      grid_total += scale * HorizontalSumI32(DotI8(grid, Load32(xq)));
+      delta_total += scale * ((qh & 0x8000) ? -block_sum : block_sum);
+    }
+    sum += LoadHalf(w) * Q8KScale(x) *
+           (static_cast<float>(grid_total) + 0.125f * static_cast<float>(delta_total));
+  }
+  return sum;
+}
+
 }  // namespace vt::cpu::avx2

@@ -21,6 +21,8 @@ float VecDotQ4_K(const uint8_t* w, const uint8_t* x, int64_t blocks);
 float VecDotQ5_K(const uint8_t* w, const uint8_t* x, int64_t blocks);
 float VecDotQ6_K(const uint8_t* w, const uint8_t* x, int64_t blocks);
 float VecDotIQ4_XS(const uint8_t* w, const uint8_t* x, int64_t blocks);
+float VecDotIQ2_XXS(const uint8_t* w, const uint8_t* x, int64_t blocks);
+float VecDotIQ1_S(const uint8_t* w, const uint8_t* x, int64_t blocks);
 }  // namespace vt::cpu::avx2
 
 namespace vt::cpu::avx512 {
