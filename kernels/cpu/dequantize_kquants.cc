@@ -21,6 +21,24 @@ void ScaleMinK4(int j, const uint8_t* q, uint8_t* scale, uint8_t* min) {
   }
 }
 
+// Scales and mins of sub-blocks `is` and `is + 1`, times the super-block's
+// d and dmin.
+struct SubBlockPair {
+  float d1, m1, d2, m2;
+};
+
+SubBlockPair ScalesOfPair(int is, const uint8_t* packed, float d, float dmin) {
+  uint8_t sc = 0, m = 0;
+  SubBlockPair pair{};
+  ScaleMinK4(is, packed, &sc, &m);
+  pair.d1 = d * static_cast<float>(sc);
+  pair.m1 = dmin * static_cast<float>(m);
+  ScaleMinK4(is + 1, packed, &sc, &m);
+  pair.d2 = d * static_cast<float>(sc);
+  pair.m2 = dmin * static_cast<float>(m);
+  return pair;
+}
+
 }  // namespace
 
 // scales[16] (4-bit scale | 4-bit min), qs[64], d, dmin: value
@@ -93,15 +111,9 @@ void Q4_K(const uint8_t* b, float* y, int64_t count) {
     const uint8_t* scales = b + 4;
     const uint8_t* q = b + 16;
     for (int j = 0, is = 0; j < 256; j += 64, is += 2, q += 32) {
-      uint8_t sc = 0, m = 0;
-      ScaleMinK4(is, scales, &sc, &m);
-      const float d1 = d * static_cast<float>(sc);
-      const float m1 = dmin * static_cast<float>(m);
-      ScaleMinK4(is + 1, scales, &sc, &m);
-      const float d2 = d * static_cast<float>(sc);
-      const float m2 = dmin * static_cast<float>(m);
-      for (int l = 0; l < 32; ++l) *y++ = d1 * static_cast<float>(q[l] & 0x0F) - m1;
-      for (int l = 0; l < 32; ++l) *y++ = d2 * static_cast<float>(q[l] >> 4) - m2;
+      const SubBlockPair s = ScalesOfPair(is, scales, d, dmin);
+      for (int l = 0; l < 32; ++l) *y++ = s.d1 * static_cast<float>(q[l] & 0x0F) - s.m1;
+      for (int l = 0; l < 32; ++l) *y++ = s.d2 * static_cast<float>(q[l] >> 4) - s.m2;
     }
   }
 }
@@ -116,18 +128,12 @@ void Q5_K(const uint8_t* b, float* y, int64_t count) {
     const uint8_t* ql = b + 48;
     uint8_t u1 = 1, u2 = 2;
     for (int j = 0, is = 0; j < 256; j += 64, is += 2, ql += 32) {
-      uint8_t sc = 0, m = 0;
-      ScaleMinK4(is, scales, &sc, &m);
-      const float d1 = d * static_cast<float>(sc);
-      const float m1 = dmin * static_cast<float>(m);
-      ScaleMinK4(is + 1, scales, &sc, &m);
-      const float d2 = d * static_cast<float>(sc);
-      const float m2 = dmin * static_cast<float>(m);
+      const SubBlockPair s = ScalesOfPair(is, scales, d, dmin);
       for (int l = 0; l < 32; ++l) {
-        *y++ = d1 * static_cast<float>((ql[l] & 0x0F) + (qh[l] & u1 ? 16 : 0)) - m1;
+        *y++ = s.d1 * static_cast<float>((ql[l] & 0x0F) + (qh[l] & u1 ? 16 : 0)) - s.m1;
       }
       for (int l = 0; l < 32; ++l) {
-        *y++ = d2 * static_cast<float>((ql[l] >> 4) + (qh[l] & u2 ? 16 : 0)) - m2;
+        *y++ = s.d2 * static_cast<float>((ql[l] >> 4) + (qh[l] & u2 ? 16 : 0)) - s.m2;
       }
       u1 = static_cast<uint8_t>(u1 << 2);
       u2 = static_cast<uint8_t>(u2 << 2);

@@ -133,21 +133,21 @@ inline __m256i ScaledDot(__m256i codes, __m256i x, int scale) {
 }
 }  // namespace
 
-float VecDotQ4_K(const uint8_t* w, const uint8_t* x, int64_t blocks) {
+// Q4_K and Q5_K share everything but their codes: `codes(w, j, low, high)`
+// gives sub-blocks 2j and 2j+1 of a super-block as unsigned bytes.
+template <int kBlockBytes, typename Codes>
+float DotK4SuperBlocks(const uint8_t* w, const uint8_t* x, int64_t blocks, Codes codes) {
   __m256 acc = _mm256_setzero_ps();
   float mins_total = 0.0f;
-  const __m256i low_mask = _mm256_set1_epi8(0x0F);
-  for (int64_t i = 0; i < blocks; ++i, w += 144, x += 292) {
+  for (int64_t i = 0; i < blocks; ++i, w += kBlockBytes, x += 292) {
     uint32_t scales_mins[4];
     UnpackScalesMinsK4(w + 4, scales_mins);
     const auto* scales = reinterpret_cast<const uint8_t*>(scales_mins);
-    const uint8_t* q = w + 16;
     const int8_t* xq = Q8KCodes(x);
     __m256i sums = _mm256_setzero_si256();
-    for (int j = 0; j < 4; ++j, q += 32, xq += 64) {
-      const __m256i bytes = Load32(q);
-      const __m256i low = _mm256_and_si256(bytes, low_mask);
-      const __m256i high = _mm256_and_si256(_mm256_srli_epi16(bytes, 4), low_mask);
+    for (int j = 0; j < 4; ++j, xq += 64) {
+      __m256i low, high;
+      codes(w, j, &low, &high);
       sums = _mm256_add_epi32(sums, ScaledDot(low, Load32(xq), scales[2 * j]));
       sums = _mm256_add_epi32(sums, ScaledDot(high, Load32(xq + 32), scales[2 * j + 1]));
     }
@@ -158,36 +158,29 @@ float VecDotQ4_K(const uint8_t* w, const uint8_t* x, int64_t blocks) {
   return HorizontalSum(acc) - mins_total;
 }
 
+float VecDotQ4_K(const uint8_t* w, const uint8_t* x, int64_t blocks) {
+  const __m256i low_mask = _mm256_set1_epi8(0x0F);
+  return DotK4SuperBlocks<144>(w, x, blocks, [&](const uint8_t* b, int j, __m256i* low, __m256i* high) {
+    const __m256i bytes = Load32(b + 16 + 32 * j);
+    *low = _mm256_and_si256(bytes, low_mask);
+    *high = _mm256_and_si256(_mm256_srli_epi16(bytes, 4), low_mask);
+  });
+}
+
 float VecDotQ5_K(const uint8_t* w, const uint8_t* x, int64_t blocks) {
-  __m256 acc = _mm256_setzero_ps();
-  float mins_total = 0.0f;
   const __m256i low_mask = _mm256_set1_epi8(0x0F);
   const __m256i sixteen = _mm256_set1_epi8(16);
-  for (int64_t i = 0; i < blocks; ++i, w += 176, x += 292) {
-    uint32_t scales_mins[4];
-    UnpackScalesMinsK4(w + 4, scales_mins);
-    const auto* scales = reinterpret_cast<const uint8_t*>(scales_mins);
-    const __m256i qh = Load32(w + 16);
-    const uint8_t* ql = w + 48;
-    const int8_t* xq = Q8KCodes(x);
-    __m256i sums = _mm256_setzero_si256();
-    for (int j = 0; j < 4; ++j, ql += 32, xq += 64) {
-      const __m256i bytes = Load32(ql);
-      // Fifth bits of sub-blocks 2j and 2j+1 are bits 2j and 2j+1 of qh.
-      const __m256i bit_low = _mm256_set1_epi8(static_cast<char>(1 << (2 * j)));
-      const __m256i bit_high = _mm256_set1_epi8(static_cast<char>(2 << (2 * j)));
-      const __m256i add_low = _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_and_si256(qh, bit_low), bit_low), sixteen);
-      const __m256i add_high = _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_and_si256(qh, bit_high), bit_high), sixteen);
-      const __m256i low = _mm256_or_si256(_mm256_and_si256(bytes, low_mask), add_low);
-      const __m256i high = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(bytes, 4), low_mask), add_high);
-      sums = _mm256_add_epi32(sums, ScaledDot(low, Load32(xq), scales[2 * j]));
-      sums = _mm256_add_epi32(sums, ScaledDot(high, Load32(xq + 32), scales[2 * j + 1]));
-    }
-    const float dx = Q8KScale(x);
-    acc = _mm256_fmadd_ps(_mm256_set1_ps(LoadHalf(w) * dx), _mm256_cvtepi32_ps(sums), acc);
-    mins_total += LoadHalf(w + 2) * dx * static_cast<float>(MinTerm(scales_mins, x));
-  }
-  return HorizontalSum(acc) - mins_total;
+  return DotK4SuperBlocks<176>(w, x, blocks, [&](const uint8_t* b, int j, __m256i* low, __m256i* high) {
+    const __m256i qh = Load32(b + 16);
+    const __m256i bytes = Load32(b + 48 + 32 * j);
+    // Fifth bits of sub-blocks 2j and 2j+1 are bits 2j and 2j+1 of qh.
+    const __m256i bit_low = _mm256_set1_epi8(static_cast<char>(1 << (2 * j)));
+    const __m256i bit_high = _mm256_set1_epi8(static_cast<char>(2 << (2 * j)));
+    const __m256i add_low = _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_and_si256(qh, bit_low), bit_low), sixteen);
+    const __m256i add_high = _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_and_si256(qh, bit_high), bit_high), sixteen);
+    *low = _mm256_or_si256(_mm256_and_si256(bytes, low_mask), add_low);
+    *high = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(bytes, 4), low_mask), add_high);
+  });
 }
 
 // Q6_K: q = (ql nibble | two qh bits << 4) - 32; computed as the unsigned
