@@ -186,22 +186,35 @@ float VecDotQ5_K(const uint8_t* w, const uint8_t* x, int64_t blocks) {
 // Q6_K: q = (ql nibble | two qh bits << 4) - 32; computed as the unsigned
 // 6-bit code times x, less 32 * sum(x) from the activation's block sums.
 float VecDotQ6_K(const uint8_t* w, const uint8_t* x, int64_t blocks) {
-  float sum = 0.0f;
+  __m256 acc = _mm256_setzero_ps();
+  float offsets_total = 0.0f;
   const __m256i low_mask = _mm256_set1_epi8(0x0F);
   const __m256i two_bits = _mm256_set1_epi8(0x03);
+  // Shuffles that spread int16 scales 2g and 2g+1 over the two halves of a
+  // register (each half holds the 16 scales' 8 of one 128-bit lane).
+  const __m256i spread[4] = {
+      _mm256_set_epi8(3, 2, 3, 2, 3, 2, 3, 2, 3, 2, 3, 2, 3, 2, 3, 2, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0),
+      _mm256_set_epi8(7, 6, 7, 6, 7, 6, 7, 6, 7, 6, 7, 6, 7, 6, 7, 6, 5, 4, 5, 4, 5, 4, 5, 4, 5, 4, 5, 4, 5, 4, 5, 4),
+      _mm256_set_epi8(11, 10, 11, 10, 11, 10, 11, 10, 11, 10, 11, 10, 11, 10, 11, 10, 9, 8, 9, 8, 9, 8, 9, 8, 9, 8,
+                      9, 8, 9, 8, 9, 8),
+      _mm256_set_epi8(15, 14, 15, 14, 15, 14, 15, 14, 15, 14, 15, 14, 15, 14, 15, 14, 13, 12, 13, 12, 13, 12, 13,
+                      12, 13, 12, 13, 12, 13, 12, 13, 12)};
   for (int64_t i = 0; i < blocks; ++i, w += 210, x += 292) {
     const uint8_t* ql = w;
     const uint8_t* qh = w + 128;
-    const auto* sc = reinterpret_cast<const int8_t*>(w + 192);
     const int8_t* xq = Q8KCodes(x);
+    const __m128i scales8 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(w + 192));
+    const __m256i scales16 = _mm256_cvtepi8_epi16(scales8);  // 16 int16 scales
     __m256i sums = _mm256_setzero_si256();
-    for (int half = 0; half < 2; ++half, ql += 64, qh += 32, sc += 8, xq += 128) {
+    for (int half = 0; half < 2; ++half, ql += 64, qh += 32, xq += 128) {
+      // Scales 8*half .. 8*half+7, both 128-bit lanes holding all eight.
+      const __m256i half_scales = half == 0 ? _mm256_permute2x128_si256(scales16, scales16, 0x00)
+                                            : _mm256_permute2x128_si256(scales16, scales16, 0x11);
       const __m256i l0 = Load32(ql);
       const __m256i l1 = Load32(ql + 32);
       const __m256i h = Load32(qh);
       const __m256i q[4] = {
-          _mm256_or_si256(_mm256_and_si256(l0, low_mask),
-                          _mm256_slli_epi16(_mm256_and_si256(h, two_bits), 4)),
+          _mm256_or_si256(_mm256_and_si256(l0, low_mask), _mm256_slli_epi16(_mm256_and_si256(h, two_bits), 4)),
           _mm256_or_si256(_mm256_and_si256(l1, low_mask),
                           _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(h, 2), two_bits), 4)),
           _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(l0, 4), low_mask),
@@ -209,17 +222,18 @@ float VecDotQ6_K(const uint8_t* w, const uint8_t* x, int64_t blocks) {
           _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(l1, 4), low_mask),
                           _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(h, 6), two_bits), 4))};
       for (int g = 0; g < 4; ++g) {
-        // Each 32-lane group spans two 16-element sub-blocks with their own scales.
         const __m256i pairs = _mm256_maddubs_epi16(q[g], Load32(xq + 32 * g));
-        const __m256i weights = _mm256_set_m128i(_mm_set1_epi16(sc[2 * g + 1]), _mm_set1_epi16(sc[2 * g]));
-        sums = _mm256_add_epi32(sums, _mm256_madd_epi16(pairs, weights));
+        sums = _mm256_add_epi32(sums, _mm256_madd_epi16(pairs, _mm256_shuffle_epi8(half_scales, spread[g])));
       }
     }
-    int offset = 0;
-    for (int j = 0; j < 16; ++j) offset += static_cast<int8_t>(w[192 + j]) * Q8KBlockSum(x, j);
-    sum += LoadHalf(w + 208) * Q8KScale(x) * static_cast<float>(HorizontalSumI32(sums) - 32 * offset);
+    // 32 * sum over the 16 sub-blocks of scale * (sum of its activations).
+    const __m256i bsums = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + 260));
+    const int offset = HorizontalSumI32(_mm256_madd_epi16(scales16, bsums));
+    const float d = LoadHalf(w + 208) * Q8KScale(x);
+    acc = _mm256_fmadd_ps(_mm256_set1_ps(d), _mm256_cvtepi32_ps(sums), acc);
+    offsets_total += d * static_cast<float>(32 * offset);
   }
-  return sum;
+  return HorizontalSum(acc) - offsets_total;
 }
 
 float VecDotIQ4_XS(const uint8_t* w, const uint8_t* x, int64_t blocks) {
