@@ -18,31 +18,34 @@ void StoreHalf(uint8_t* p, float f) {
   std::memcpy(p, &h, 2);
 }
 
-// Q8_0: d (f16) = amax / 127, qs = round(x * 127 / amax).
+// The 8-bit codes of 32 values: round(x * 127 / amax), ties to even; writes
+// them to `codes`, returns d = amax / 127 and (through `sum`) their sum.
+float QuantizeBlockOf32(const float* x, uint8_t* codes, int* sum) {
+  float amax = 0.0f;
+  for (int j = 0; j < 32; ++j) amax = std::fmax(amax, std::fabs(x[j]));
+  const float id = amax != 0.0f ? 127.0f / amax : 0.0f;
+  *sum = 0;
+  for (int j = 0; j < 32; ++j) {
+    const int q = RoundEven(x[j] * id);
+    codes[j] = static_cast<uint8_t>(static_cast<int8_t>(q));
+    *sum += q;
+  }
+  return amax / 127.0f;
+}
+
+// Q8_0: d (f16), qs[32].
 void QuantizeQ8_0(const float* x, uint8_t* out, int64_t blocks) {
   for (int64_t i = 0; i < blocks; ++i, x += 32, out += 34) {
-    float amax = 0.0f;
-    for (int j = 0; j < 32; ++j) amax = std::fmax(amax, std::fabs(x[j]));
-    const float d = amax / 127.0f;
-    const float id = amax != 0.0f ? 127.0f / amax : 0.0f;
-    StoreHalf(out, d);
-    for (int j = 0; j < 32; ++j) out[2 + j] = static_cast<uint8_t>(static_cast<int8_t>(RoundEven(x[j] * id)));
+    int sum = 0;
+    StoreHalf(out, QuantizeBlockOf32(x, out + 2, &sum));
   }
 }
 
-// Q8_1: as Q8_0, plus s (f16) = d * sum(qs).
+// Q8_1: d (f16), s (f16) = d * sum(qs), qs[32].
 void QuantizeQ8_1(const float* x, uint8_t* out, int64_t blocks) {
   for (int64_t i = 0; i < blocks; ++i, x += 32, out += 36) {
-    float amax = 0.0f;
-    for (int j = 0; j < 32; ++j) amax = std::fmax(amax, std::fabs(x[j]));
-    const float d = amax / 127.0f;
-    const float id = amax != 0.0f ? 127.0f / amax : 0.0f;
     int sum = 0;
-    for (int j = 0; j < 32; ++j) {
-      const int q = RoundEven(x[j] * id);
-      out[4 + j] = static_cast<uint8_t>(static_cast<int8_t>(q));
-      sum += q;
-    }
+    const float d = QuantizeBlockOf32(x, out + 4, &sum);
     StoreHalf(out, d);
     StoreHalf(out + 2, static_cast<float>(sum) * d);
   }
