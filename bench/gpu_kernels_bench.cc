@@ -1,0 +1,248 @@
+// GPU kernel throughput on the device, as a table: keep-quant GEMV (batch 1
+// and 8), expert GEMV (8 of 256 experts) and expand to BF16, per type,
+// against a device-to-device copy measured in the same run.
+//
+// Weights rotate through eight matrices of about 150 MB (far beyond the
+// H200's 60 MB L2), filled with random bytes once. Effective bandwidth:
+// GEMV = weight bytes / time; expand = (blocks read + BF16 written) / time;
+// copy = (bytes read + bytes written) / time. Time: CUDA events around a
+// run of launches, the median of 5 runs. Needs a GPU; exits 77 without.
+//
+// Usage: vt_bench_gpu_kernels [--quick] [--types q4_K,q8_0,...]
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gpu_vendor.h"
+#include "vt/kernels/gpu/kernels.h"
+#include "vt/runtime/backend.h"
+
+namespace {
+
+using vt::GgmlType;
+
+void Check(cudaError_t error, const char* what) {
+  if (error != cudaSuccess) {
+    std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(error));
+    std::exit(1);
+  }
+}
+
+void CheckLaunch(const vt::gpu::LaunchStatus& status) {
+  if (!status.ok()) {
+    std::fprintf(stderr, "%s\n", status.error.c_str());
+    std::exit(1);
+  }
+}
+
+constexpr int kMatrices = 8;
+constexpr uint64_t kMatrixBytes = 150ull << 20;
+constexpr int64_t kK = 8192;
+
+// Median milliseconds per launch of `launch(i)` over runs of `launches`.
+template <class Launch>
+double MedianMs(int launches, Launch&& launch) {
+  cudaEvent_t start, stop;
+  Check(cudaEventCreate(&start), "event");
+  Check(cudaEventCreate(&stop), "event");
+  for (int i = 0; i < kMatrices; ++i) launch(i);  // warm-up
+  std::vector<double> runs;
+  for (int run = 0; run < 5; ++run) {
+    Check(cudaEventRecord(start, nullptr), "record");
+    for (int i = 0; i < launches; ++i) launch(i);
+    Check(cudaEventRecord(stop, nullptr), "record");
+    Check(cudaEventSynchronize(stop), "sync");
+    float ms = 0;
+    Check(cudaEventElapsedTime(&ms, start, stop), "elapsed");
+    runs.push_back(static_cast<double>(ms) / launches);
+  }
+  Check(cudaEventDestroy(start), "event");
+  Check(cudaEventDestroy(stop), "event");
+  std::sort(runs.begin(), runs.end());
+  return runs[runs.size() / 2];
+}
+
+struct DeviceMemory {
+  explicit DeviceMemory(size_t bytes) { Check(cudaMalloc(&data, bytes), "cudaMalloc"); }
+  ~DeviceMemory() { (void)cudaFree(data); }
+  uint8_t* bytes() const { return static_cast<uint8_t*>(data); }
+  void* data = nullptr;
+};
+
+// ggml's CUDA backend on the same kind of board, batch 1, from DESIGN.md
+// (not measured by this binary): the peer the targets are set against.
+double PeerGbps(GgmlType type) {
+  switch (type) {
+    case GgmlType::kQ8_0: return 3368;
+    case GgmlType::kQ4_0: return 2653;
+    case GgmlType::kQ5_K: return 2401;
+    case GgmlType::kIQ4_XS: return 2269;
+    case GgmlType::kQ4_K: return 2228;
+    case GgmlType::kQ6_K: return 1911;
+    case GgmlType::kMXFP4: return 1830;
+    case GgmlType::kIQ2_XXS: return 922;
+    case GgmlType::kIQ1_S: return 695;
+    default: return 0;
+  }
+}
+
+// The batch-1 target as a fraction of the ceiling or a multiple of
+// the peer; printed so the table reads against it.
+std::string Batch1Target(GgmlType type, double ceiling) {
+  char text[64];
+  if (type == GgmlType::kQ4_K || type == GgmlType::kQ8_0 || type == GgmlType::kQ6_K || type == GgmlType::kMXFP4) {
+    std::snprintf(text, sizeof text, ">= %.0f (0.8 ceil)", 0.8 * ceiling);
+  } else if (PeerGbps(type) > 0) {
+    std::snprintf(text, sizeof text, ">= %.0f (1.25 peer)", 1.25 * PeerGbps(type));
+  } else {
+    std::snprintf(text, sizeof text, "-");
+  }
+  return text;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool quick = false;
+  std::string type_filter;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg == "--quick") {
+      quick = true;
+    } else if (arg == "--types" && i + 1 < argc) {
+      type_filter = argv[++i];
+    } else {
+      std::fprintf(stderr, "usage: vt_bench_gpu_kernels [--quick] [--types q4_K,q8_0,...]\n");
+      return 2;
+    }
+  }
+  if (vt::GpuDeviceCount() == 0) {
+    std::printf("skipped: no GPU\n");
+    return 77;
+  }
+  // Eight random matrices; every type reads them as its own blocks.
+  DeviceMemory pool(kMatrices * kMatrixBytes);
+  {
+    std::vector<uint8_t> host(kMatrixBytes);
+    std::mt19937_64 rng(7);
+    for (size_t i = 0; i + 8 <= host.size(); i += 8) {
+      const uint64_t v = rng();
+      std::memcpy(host.data() + i, &v, 8);
+    }
+    for (int m = 0; m < kMatrices; ++m) {
+      host[0] ^= static_cast<uint8_t>(m);
+      Check(cudaMemcpy(pool.bytes() + m * kMatrixBytes, host.data(), kMatrixBytes, cudaMemcpyHostToDevice), "upload");
+    }
+  }
+  // The ceiling: device-to-device copies of one matrix into the next.
+  const int copy_launches = quick ? 8 : 32;
+  const double copy_ms = MedianMs(copy_launches, [&](int i) {
+    const int m = i % (kMatrices / 2);
+    Check(cudaMemcpyAsync(pool.bytes() + (2 * m + 1) * kMatrixBytes, pool.bytes() + 2 * m * kMatrixBytes,
+                          kMatrixBytes, cudaMemcpyDeviceToDevice, nullptr),
+          "copy");
+  });
+  const double ceiling = 2.0 * kMatrixBytes / (copy_ms * 1e6);
+  std::printf("device-to-device copy: %.0f GB/s (read + write of %llu MiB)\n\n", ceiling,
+              static_cast<unsigned long long>(kMatrixBytes >> 20));
+
+  DeviceMemory x(kK * vt::gpu::kMaxGemvBatch * sizeof(float));
+  {
+    std::vector<float> host(kK * vt::gpu::kMaxGemvBatch);
+    std::mt19937 rng(3);
+    std::normal_distribution<float> normal;
+    for (float& v : host) v = normal(rng);
+    Check(cudaMemcpy(x.data, host.data(), host.size() * sizeof(float), cudaMemcpyHostToDevice), "upload");
+  }
+  const size_t workspace_bytes = vt::gpu::GemvWorkspaceBytes(kK, 256);
+  DeviceMemory workspace(workspace_bytes);
+  DeviceMemory y(1 << 24);
+  DeviceMemory expanded(16 * kMatrixBytes);  // BF16 of the densest type (Q1_0: 14.2 bytes per block byte)
+
+  std::printf("%-8s %6s %8s | %8s %5s %18s %6s | %8s %5s | %8s %5s | %8s %5s\n", "type", "N", "MB/mat", "b1 GB/s",
+              "ceil", "target", "peer", "b8 GB/s", "ceil", "moe GB/s", "ceil", "exp GB/s", "ceil");
+  const int launches = quick ? 16 : 64;
+  for (GgmlType type : vt::gpu::kDecodedTypes) {
+    const std::string name(vt::NameOf(type));
+    if (!type_filter.empty() && ("," + type_filter + ",").find("," + name + ",") == std::string::npos) continue;
+    if (!vt::gpu::KeepQuantGemvTypes(vt::DeviceKind::kCuda).Contains(type) && type != GgmlType::kF16 &&
+        type != GgmlType::kBF16) {
+      continue;
+    }
+    const int64_t row_bytes = kK / vt::gpu::KernelBlockValues(type) * vt::gpu::KernelBlockBytes(type);
+    const int64_t rows = static_cast<int64_t>(kMatrixBytes) / row_bytes;
+    const double matrix_bytes = static_cast<double>(rows * row_bytes);
+    auto gemv = [&](int batch) {
+      return MedianMs(launches, [&](int i) {
+        vt::gpu::GemvArgs args;
+        args.type = type;
+        args.weights = pool.bytes() + (i % kMatrices) * kMatrixBytes;
+        args.rows = rows;
+        args.k = kK;
+        args.x = static_cast<const float*>(x.data);
+        args.batch = batch;
+        args.y = static_cast<float*>(y.data);
+        CheckLaunch(vt::gpu::Gemv(args, workspace.data, workspace_bytes, nullptr));
+      });
+    };
+    const double b1 = matrix_bytes / (gemv(1) * 1e6);
+    const double b8 = matrix_bytes / (gemv(8) * 1e6);
+
+    // MoE: a DeepSeek-V3-shaped tower (256 experts of 2048 x 7168), eight
+    // distinct experts per launch, a different eight each time.
+    constexpr int64_t kExperts = 256, kExpertRows = 2048, kExpertK = 7168;
+    const int64_t expert_bytes = kExpertK / vt::gpu::KernelBlockValues(type) * vt::gpu::KernelBlockBytes(type) * kExpertRows;
+    double moe = 0;
+    {
+      // The tower, filled from the random pool.
+      const uint64_t tower_bytes = static_cast<uint64_t>(expert_bytes * kExperts);
+      DeviceMemory tower(tower_bytes);
+      for (uint64_t done = 0; done < tower_bytes; done += kMatrices * kMatrixBytes) {
+        Check(cudaMemcpy(tower.bytes() + done, pool.bytes(), std::min<uint64_t>(kMatrices * kMatrixBytes, tower_bytes - done),
+                         cudaMemcpyDeviceToDevice),
+              "fill tower");
+      }
+      constexpr int kSets = 64;
+      std::vector<int32_t> ids(kSets * 8);
+      std::mt19937 rng(11);
+      for (int s = 0; s < kSets; ++s) {
+        std::vector<int32_t> all(kExperts);
+        for (int e = 0; e < kExperts; ++e) all[e] = e;
+        std::shuffle(all.begin(), all.end(), rng);
+        std::copy(all.begin(), all.begin() + 8, ids.begin() + 8 * s);
+      }
+      DeviceMemory device_ids(ids.size() * sizeof(int32_t));
+      Check(cudaMemcpy(device_ids.data, ids.data(), ids.size() * sizeof(int32_t), cudaMemcpyHostToDevice), "upload");
+      const double ms = MedianMs(launches, [&](int i) {
+        vt::gpu::ExpertGemvArgs args;
+        args.type = type;
+        args.tower = tower.bytes();
+        args.experts = kExperts;
+        args.rows = kExpertRows;
+        args.k = kExpertK;
+        args.ids = static_cast<const int32_t*>(device_ids.data) + 8 * (i % kSets);
+        args.count = 8;
+        args.x = static_cast<const float*>(x.data);
+        args.y = static_cast<float*>(y.data);
+        CheckLaunch(vt::gpu::ExpertGemv(args, workspace.data, workspace_bytes, nullptr));
+      });
+      moe = 8.0 * static_cast<double>(expert_bytes) / (ms * 1e6);
+    }
+
+    const int64_t values = rows * kK;
+    const double expand_ms = MedianMs(quick ? 4 : 16, [&](int i) {
+      CheckLaunch(vt::gpu::ExpandToBf16(type, pool.bytes() + (i % kMatrices) * kMatrixBytes,
+                                        static_cast<uint16_t*>(expanded.data), values, nullptr));
+    });
+    const double expand = (matrix_bytes + 2.0 * static_cast<double>(values)) / (expand_ms * 1e6);
+    std::printf("%-8s %6lld %8.1f | %8.0f %5.2f %18s %6.0f | %8.0f %5.2f | %8.0f %5.2f | %8.0f %5.2f\n", name.c_str(),
+                static_cast<long long>(rows), matrix_bytes / 1e6, b1, b1 / ceiling, Batch1Target(type, ceiling).c_str(),
+                PeerGbps(type), b8, b8 / ceiling, moe, moe / ceiling, expand, expand / ceiling);
+    std::fflush(stdout);
+  }
+  return 0;
+}

@@ -1,0 +1,74 @@
+// vt::kernels_gpu: expand to BF16, keep-quant GEMV and expert GEMV on the
+// device, for every type in registry.h. No vendor include: pointers are
+// device pointers, `stream` is the vendor's stream handle (cudaStream_t or
+// hipStream_t) or nullptr for the default stream. Launches are asynchronous;
+// a returned error is a refused argument or a failed launch, never a
+// half-done launch.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "vt/kernels/gpu/registry.h"
+#include "vt/policy/ggml_type.h"
+
+namespace vt::gpu {
+
+using StreamHandle = void*;
+
+// Empty when the launch was queued; otherwise what was refused and why.
+struct LaunchStatus {
+  std::string error;
+  bool ok() const { return error.empty(); }
+};
+
+// Expands `n` values of `type` (whole blocks; for F32/F16/BF16 a multiple
+// of 32) to BF16, rounding to nearest even: the same bits as
+// cpu::DequantizeRowBf16. `blocks` and `out` 16-byte aligned.
+LaunchStatus ExpandToBf16(GgmlType type, const void* blocks, uint16_t* out, int64_t n, StreamHandle stream);
+
+// y[b][r] = sum_k W[r][k] * x[b][k] for b < batch (1..8), W `rows` x `k` in
+// its file blocks, rows contiguous. Integer-path types (kIntegerGemvTypes)
+// quantize x to int8 per 32 values first (into `workspace`), the others
+// read x as floats. `weights` 16-byte aligned; `k` whole blocks.
+struct GemvArgs {
+  GgmlType type = GgmlType::kF32;
+  const void* weights = nullptr;
+  int64_t rows = 0;
+  int64_t k = 0;
+  const float* x = nullptr;  // [batch][k]
+  int batch = 1;
+  float* y = nullptr;        // [batch][rows]
+};
+
+// MoE decode: for each slot s < count, y[s] = W[ids[s]] x_s over a stacked
+// [experts][rows][k] tower, in one launch. x_s is x (shared_x) or x + s*k.
+// An id outside [0, experts) yields NaN rows for its slot.
+struct ExpertGemvArgs {
+  GgmlType type = GgmlType::kF32;
+  const void* tower = nullptr;
+  int64_t experts = 0;
+  int64_t rows = 0;
+  int64_t k = 0;
+  const int32_t* ids = nullptr;  // device, [count]
+  int count = 0;
+  const float* x = nullptr;
+  bool shared_x = true;
+  float* y = nullptr;  // [count][rows]
+};
+
+inline constexpr int kMaxGemvBatch = 8;
+
+// Device bytes the GEMV needs in `workspace` for `activations` rows of k
+// (integer path: int8 codes, then a 16-byte scale record per 32 values; the
+// float path needs none, but a workspace of this size always suffices).
+constexpr size_t GemvWorkspaceBytes(int64_t k, int activations) {
+  const size_t codes = static_cast<size_t>(k) * static_cast<size_t>(activations);
+  return (codes + 15) / 16 * 16 + codes / 32 * 16;
+}
+
+LaunchStatus Gemv(const GemvArgs& args, void* workspace, size_t workspace_bytes, StreamHandle stream);
+LaunchStatus ExpertGemv(const ExpertGemvArgs& args, void* workspace, size_t workspace_bytes, StreamHandle stream);
+
+}  // namespace vt::gpu

@@ -1,0 +1,73 @@
+// What vt's GPU kernels (vt::kernels_gpu) execute, as plain constants with no
+// vendor include: the policy's CUDA and ROCm capability rows are tested
+// against these (tests/pure/kernels_registry_test.cc), and the kernels are
+// instantiated from these same lists, so a listed type without a decoder
+// fails to compile.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "vt/policy/device.h"
+#include "vt/policy/ggml_type_set.h"
+
+namespace vt::gpu {
+
+// Every type with a device decoder: expanded to BF16 and run by the GEMV.
+// The weight block types, the plain floats, and the activation formats
+// Q8_1 and Q8_K (which the CPU kernels also dequantize).
+inline constexpr std::array<GgmlType, 30> kDecodedTypes = {
+    GgmlType::kF32,    GgmlType::kF16,     GgmlType::kBF16,   GgmlType::kQ4_0,   GgmlType::kQ4_1,
+    GgmlType::kQ5_0,   GgmlType::kQ5_1,    GgmlType::kQ8_0,   GgmlType::kQ8_1,   GgmlType::kQ2_K,
+    GgmlType::kQ3_K,   GgmlType::kQ4_K,    GgmlType::kQ5_K,   GgmlType::kQ6_K,   GgmlType::kQ8_K,
+    GgmlType::kIQ2_XXS, GgmlType::kIQ2_XS, GgmlType::kIQ3_XXS, GgmlType::kIQ1_S, GgmlType::kIQ4_NL,
+    GgmlType::kIQ3_S,  GgmlType::kIQ2_S,   GgmlType::kIQ4_XS, GgmlType::kIQ1_M,  GgmlType::kTQ1_0,
+    GgmlType::kTQ2_0,  GgmlType::kMXFP4,   GgmlType::kNVFP4,  GgmlType::kQ1_0,   GgmlType::kQ2_0};
+
+// The decoded types whose GEMV runs on integer codes against an int8
+// activation (dp4a): every block type. F32, F16 and BF16 multiply floats.
+inline constexpr std::array<GgmlType, 27> kIntegerGemvTypes = {
+    GgmlType::kQ4_0,   GgmlType::kQ4_1,   GgmlType::kQ5_0,    GgmlType::kQ5_1,  GgmlType::kQ8_0,
+    GgmlType::kQ8_1,   GgmlType::kQ2_K,   GgmlType::kQ3_K,    GgmlType::kQ4_K,  GgmlType::kQ5_K,
+    GgmlType::kQ6_K,   GgmlType::kQ8_K,   GgmlType::kIQ2_XXS, GgmlType::kIQ2_XS, GgmlType::kIQ3_XXS,
+    GgmlType::kIQ1_S,  GgmlType::kIQ4_NL, GgmlType::kIQ3_S,   GgmlType::kIQ2_S, GgmlType::kIQ4_XS,
+    GgmlType::kIQ1_M,  GgmlType::kTQ1_0,  GgmlType::kTQ2_0,   GgmlType::kMXFP4, GgmlType::kNVFP4,
+    GgmlType::kQ1_0,   GgmlType::kQ2_0};
+
+template <size_t N>
+constexpr GgmlTypeSet SetOf(const std::array<GgmlType, N>& types) {
+  GgmlTypeSet set;
+  for (GgmlType type : types) set = set.With(type);
+  return set;
+}
+
+// Values per block as the device kernels count them: the block size, or a
+// run of 32 elements for the plain floats (which the kernels read 32 at a
+// time); sizes given to the kernels are whole multiples of this.
+constexpr int64_t KernelBlockValues(GgmlType type) {
+  const int64_t block = TraitsOf(type).block_elements;
+  return block < 32 ? 32 : block;
+}
+constexpr int64_t KernelBlockBytes(GgmlType type) {
+  const GgmlTypeTraits& traits = TraitsOf(type);
+  return static_cast<int64_t>(traits.block_bytes) * (KernelBlockValues(type) / traits.block_elements);
+}
+
+// Types a GPU build expands to BF16 on the device.
+constexpr GgmlTypeSet ExpandTypes() { return SetOf(kDecodedTypes); }
+
+// Block types whose GEMV (and expert GEMV) reads the file's blocks on this
+// kind of GPU: the decoded types less the plain floats and the two
+// activation formats. CUDA and HIP build the same source; for any other
+// device vt has no GPU kernel.
+constexpr GgmlTypeSet KeepQuantGemvTypes(DeviceKind kind) {
+  if (kind != DeviceKind::kCuda && kind != DeviceKind::kRocm) return {};
+  return ExpandTypes()
+      .Without(GgmlType::kF32)
+      .Without(GgmlType::kF16)
+      .Without(GgmlType::kBF16)
+      .Without(GgmlType::kQ8_1)
+      .Without(GgmlType::kQ8_K);
+}
+
+}  // namespace vt::gpu

@@ -1,0 +1,120 @@
+// The kernels' one vendor seam: they are written in the CUDA dialect; built
+// as HIP (VT_HIP defined) the runtime and intrinsic names below map to HIP's.
+// Internal to kernels/gpu.
+#pragma once
+
+#include <cstdint>
+
+#if defined(VT_HIP)
+#ifndef __HIP_PLATFORM_AMD__
+#define __HIP_PLATFORM_AMD__
+#endif
+#include <hip/hip_fp16.h>
+#include <hip/hip_runtime.h>
+
+#define cudaError_t hipError_t
+#define cudaSuccess hipSuccess
+#define cudaGetErrorString hipGetErrorString
+#define cudaGetLastError hipGetLastError
+#define cudaStream_t hipStream_t
+#define cudaFuncSetAttribute hipFuncSetAttribute
+#else
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+#endif
+
+namespace vt::gpu {
+
+// The kernels work in groups of 32 lanes ("warps"). On AMD's 64-wide
+// wavefronts two such groups share a wavefront; the shuffles below stay
+// inside their 32-lane half.
+inline constexpr int kWarpSize = 32;
+
+// Orders shared-memory writes of a warp before its later reads.
+__device__ __forceinline__ void WarpSync() {
+#if defined(VT_HIP)
+  __builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront");
+  __builtin_amdgcn_wave_barrier();
+  __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront");
+#else
+  __syncwarp();
+#endif
+}
+
+// The value of lane (this lane ^ offset) within a 32-lane group.
+__device__ __forceinline__ float ShuffleXor(float v, int offset) {
+#if defined(VT_HIP)
+  return __shfl_xor(v, offset, kWarpSize);
+#else
+  return __shfl_xor_sync(0xFFFFFFFFu, v, offset);
+#endif
+}
+__device__ __forceinline__ int ShuffleXor(int v, int offset) {
+#if defined(VT_HIP)
+  return __shfl_xor(v, offset, kWarpSize);
+#else
+  return __shfl_xor_sync(0xFFFFFFFFu, v, offset);
+#endif
+}
+
+// Sum over aligned groups of `Width` lanes (every lane gets its group's sum).
+template <int Width = kWarpSize, class V>
+__device__ __forceinline__ V GroupSum(V v) {
+#pragma unroll
+  for (int offset = Width / 2; offset > 0; offset >>= 1) v += ShuffleXor(v, offset);
+  return v;
+}
+
+__device__ __forceinline__ float WarpSum(float v) { return GroupSum(v); }
+
+__device__ __forceinline__ float WarpMax(float v) {
+#pragma unroll
+  for (int offset = kWarpSize / 2; offset > 0; offset >>= 1) v = fmaxf(v, ShuffleXor(v, offset));
+  return v;
+}
+
+// IEEE half bits to float (exact).
+__device__ __forceinline__ float HalfBitsToFloat(uint16_t bits) {
+  return __half2float(__ushort_as_half(bits));
+}
+
+// Four signed byte products summed into `acc` (dp4a).
+__device__ __forceinline__ int Dot4(int a, int b, int acc) {
+#if defined(VT_HIP)
+#if defined(__gfx90a__) || defined(__gfx1030__)
+  return __builtin_amdgcn_sdot4(a, b, acc, false);
+#else
+  const int8_t* x = reinterpret_cast<const int8_t*>(&a);
+  const int8_t* y = reinterpret_cast<const int8_t*>(&b);
+  return acc + x[0] * y[0] + x[1] * y[1] + x[2] * y[2] + x[3] * y[3];
+#endif
+#else
+  return __dp4a(a, b, acc);
+#endif
+}
+
+// Byte select: bytes of {b:a} picked by the four nibbles of `selector`.
+__device__ __forceinline__ uint32_t BytePerm(uint32_t a, uint32_t b, uint32_t selector) {
+#if defined(VT_HIP)
+  const uint64_t both = (static_cast<uint64_t>(b) << 32) | a;
+  uint32_t out = 0;
+  for (int i = 0; i < 4; ++i) {
+    const uint32_t pick = (selector >> (4 * i)) & 7u;
+    out |= static_cast<uint32_t>((both >> (8 * pick)) & 0xFFu) << (8 * i);
+  }
+  return out;
+#else
+  return __byte_perm(a, b, selector);
+#endif
+}
+
+// The low 32 bits of {hi:lo} >> shift, for shift in [0, 32).
+__device__ __forceinline__ uint32_t FunnelRight(uint32_t lo, uint32_t hi, uint32_t shift) {
+#if defined(VT_HIP)
+  return static_cast<uint32_t>(((static_cast<uint64_t>(hi) << 32) | lo) >> shift);
+#else
+  return __funnelshift_r(lo, hi, shift);
+#endif
+}
+
+}  // namespace vt::gpu

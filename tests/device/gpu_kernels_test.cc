@@ -1,0 +1,271 @@
+// The GPU kernels against the CPU kernels and against ggml's goldens, on a
+// real device: expand to BF16 bit for bit, GEMV and expert GEMV within the
+// bound of kernel_reference.h. Fresh random inputs every run (the seed is
+// printed on failure) and outputs poisoned before every launch.
+#include <catch2/catch.hpp>
+
+#include <bit>
+#include <cstring>
+#include <optional>
+#include <random>
+#include <vector>
+
+#include "device_array.h"
+#include "kernel_reference.h"
+#include "test_paths.h"
+#include "vt/kernels/gpu/kernels.h"
+#include "vt/runtime/gguf_file.h"
+
+namespace vt {
+namespace {
+
+using testing::DeviceArray;
+
+constexpr uint8_t kPoisonByte = 0xFF;  // bf16 0xFFFF and f32 0xFFFFFFFF: NaNs the CPU never makes
+
+uint64_t FreshSeed() { return (static_cast<uint64_t>(std::random_device{}()) << 32) ^ std::random_device{}(); }
+
+// Bits equal, or both NaN with the GPU's not the poison left unwritten.
+bool SameBf16(uint16_t gpu, uint16_t cpu) {
+  const bool gpu_nan = (gpu & 0x7FFF) > 0x7F80, cpu_nan = (cpu & 0x7FFF) > 0x7F80;
+  return gpu == cpu || (gpu_nan && cpu_nan && gpu != 0xFFFF);
+}
+
+// Expands `blocks` on the device; counts values whose bits differ from the
+// CPU kernels' DequantizeRowBf16.
+int64_t ExpandMismatches(GgmlType type, const std::vector<uint8_t>& blocks, int64_t n) {
+  DeviceArray<uint8_t> device_blocks(blocks);
+  DeviceArray<uint16_t> out(static_cast<size_t>(n));
+  out.Poison(kPoisonByte);
+  const gpu::LaunchStatus status = gpu::ExpandToBf16(type, device_blocks.get(), out.get(), n, nullptr);
+  INFO(status.error);
+  REQUIRE(status.ok());
+  const std::vector<uint16_t> got = out.Download();
+  std::vector<uint16_t> want(static_cast<size_t>(n));
+  REQUIRE(cpu::DequantizeRowBf16(type, blocks.data(), want.data(), n));
+  int64_t mismatches = 0;
+  for (int64_t i = 0; i < n; ++i) mismatches += SameBf16(got[i], want[i]) ? 0 : 1;
+  return mismatches;
+}
+
+TEST_CASE("expand to BF16 matches the CPU kernels bit for bit, every decoded type", "[gpu][expand]") {
+  const uint64_t seed = FreshSeed();
+  INFO("seed " << seed);
+  std::mt19937_64 rng(seed);
+  for (GgmlType type : gpu::kDecodedTypes) {
+    CAPTURE(NameOf(type));
+    const int64_t block = gpu::KernelBlockValues(type);
+    for (int64_t blocks : {int64_t{1}, int64_t{7}, int64_t{1000}}) {
+      const int64_t n = block * blocks;
+      CAPTURE(n);
+      CHECK(ExpandMismatches(type, testing::RandomBlocks(type, n, rng), n) == 0);
+    }
+  }
+}
+
+struct GemvShape {
+  int64_t rows;
+  int64_t k_blocks;
+  int batch;
+};
+
+// Runs the GEMV on random data and checks every output against the float64
+// dot of the CPU-dequantized row with x.
+void CheckGemv(GgmlType type, GemvShape shape, std::mt19937_64& rng) {
+  const int64_t k = gpu::KernelBlockValues(type) * shape.k_blocks;
+  CAPTURE(NameOf(type), shape.rows, k, shape.batch);
+  const std::vector<uint8_t> w = testing::RandomBlocks(type, shape.rows * k, rng);
+  const std::vector<float> x = testing::RandomFloats(static_cast<size_t>(k * shape.batch), rng);
+  const std::vector<float> w_values = testing::Dequantized(type, w, shape.rows * k);
+
+  DeviceArray<uint8_t> device_w(w);
+  DeviceArray<float> device_x(x);
+  DeviceArray<float> y(static_cast<size_t>(shape.rows * shape.batch));
+  y.Poison(kPoisonByte);
+  const size_t workspace_bytes = gpu::GemvWorkspaceBytes(k, shape.batch);
+  DeviceArray<uint8_t> workspace(workspace_bytes);
+  gpu::GemvArgs args;
+  args.type = type;
+  args.weights = device_w.get();
+  args.rows = shape.rows;
+  args.k = k;
+  args.x = device_x.get();
+  args.batch = shape.batch;
+  args.y = y.get();
+  const gpu::LaunchStatus status = gpu::Gemv(args, workspace.get(), workspace_bytes, nullptr);
+  INFO(status.error);
+  REQUIRE(status.ok());
+  const std::vector<float> got = y.Download();
+  int failures = 0;
+  for (int b = 0; b < shape.batch; ++b) {
+    for (int64_t r = 0; r < shape.rows; ++r) {
+      const testing::Expected e = testing::ExpectedDot(w_values.data() + r * k, x.data() + b * k, k,
+                                                       testing::UsesIntegerPath(type));
+      const float g = got[static_cast<size_t>(b * shape.rows + r)];
+      if (!(std::fabs(g - e.value) <= e.tolerance)) {
+        if (++failures <= 3) {
+          UNSCOPED_INFO("row " << r << " batch " << b << ": got " << g << ", want " << e.value << " +- "
+                               << e.tolerance);
+        }
+      }
+    }
+  }
+  CHECK(failures == 0);
+}
+
+TEST_CASE("GEMV matches the CPU kernels' dequantized dot, every decoded type, batch 1 to 8", "[gpu][gemv]") {
+  const uint64_t seed = FreshSeed();
+  INFO("seed " << seed);
+  std::mt19937_64 rng(seed);
+  for (GgmlType type : gpu::kDecodedTypes) {
+    // Whole warps of chunks and ragged tails of both rows and chunks.
+    const int64_t per_block = gpu::KernelBlockValues(type) / 32;
+    CheckGemv(type, {1, 1, 1}, rng);
+    CheckGemv(type, {37, (71 + per_block - 1) / per_block, 3}, rng);
+    CheckGemv(type, {9, 64 / per_block, 8}, rng);
+  }
+}
+
+TEST_CASE("expert GEMV computes the selected experts in one launch; a bad id gives NaN rows", "[gpu][expert]") {
+  const uint64_t seed = FreshSeed();
+  INFO("seed " << seed);
+  std::mt19937_64 rng(seed);
+  constexpr int64_t kExperts = 16, kRows = 19;
+  const std::vector<int32_t> ids = {3, 15, 3, 0, 99, -1, 7};
+  const int count = static_cast<int>(ids.size());
+  for (GgmlType type : {GgmlType::kQ4_K, GgmlType::kQ8_0, GgmlType::kMXFP4, GgmlType::kIQ2_XXS, GgmlType::kIQ1_M}) {
+    const int64_t k = 2 * std::max<int64_t>(256, gpu::KernelBlockValues(type));
+    const std::vector<uint8_t> tower = testing::RandomBlocks(type, kExperts * kRows * k, rng);
+    const std::vector<float> w_values = testing::Dequantized(type, tower, kExperts * kRows * k);
+    DeviceArray<uint8_t> device_tower(tower);
+    DeviceArray<int32_t> device_ids(ids);
+    for (bool shared_x : {true, false}) {
+      CAPTURE(NameOf(type), shared_x);
+      const std::vector<float> x = testing::RandomFloats(static_cast<size_t>(k * (shared_x ? 1 : count)), rng);
+      DeviceArray<float> device_x(x);
+      DeviceArray<float> y(static_cast<size_t>(count * kRows));
+      y.Poison(kPoisonByte);
+      const size_t workspace_bytes = gpu::GemvWorkspaceBytes(k, shared_x ? 1 : count);
+      DeviceArray<uint8_t> workspace(workspace_bytes);
+      gpu::ExpertGemvArgs args;
+      args.type = type;
+      args.tower = device_tower.get();
+      args.experts = kExperts;
+      args.rows = kRows;
+      args.k = k;
+      args.ids = device_ids.get();
+      args.count = count;
+      args.x = device_x.get();
+      args.shared_x = shared_x;
+      args.y = y.get();
+      const gpu::LaunchStatus status = gpu::ExpertGemv(args, workspace.get(), workspace_bytes, nullptr);
+      INFO(status.error);
+      REQUIRE(status.ok());
+      const std::vector<float> got = y.Download();
+      int failures = 0, nan_rows = 0;
+      for (int s = 0; s < count; ++s) {
+        for (int64_t r = 0; r < kRows; ++r) {
+          const float g = got[static_cast<size_t>(s * kRows + r)];
+          if (ids[s] < 0 || ids[s] >= kExperts) {
+            nan_rows += std::isnan(g) && std::bit_cast<uint32_t>(g) != 0xFFFFFFFFu ? 1 : 0;
+            continue;
+          }
+          const float* w_row = w_values.data() + (ids[s] * kRows + r) * k;
+          const testing::Expected e =
+              testing::ExpectedDot(w_row, x.data() + (shared_x ? 0 : s * k), k, testing::UsesIntegerPath(type));
+          failures += std::fabs(g - e.value) <= e.tolerance ? 0 : 1;
+        }
+      }
+      CHECK(failures == 0);
+      CHECK(nan_rows == 2 * kRows);
+    }
+  }
+}
+
+// ggml's goldens: `<type>.q` expanded must give `<type>.deq` rounded to
+// BF16; the GEMV of `<type>.q` with `x` must meet `<type>.refdot`.
+TEST_CASE("the GPU kernels reproduce ggml's .deq and .refdot goldens", "[gpu][oracle]") {
+  const auto golden = testing::OracleGoldenFile();
+  if (!golden) {
+    WARN("skipped: no golden file");
+    return;
+  }
+  const GgufFile file = GgufFile::Open(*golden);
+  const int64_t rows = static_cast<int64_t>(file.metadata().GetU64("oracle.rows"));
+  const int64_t k = static_cast<int64_t>(file.metadata().GetU64("oracle.k"));
+  const GgufTensorInfo* x_info = file.FindTensor("x");
+  REQUIRE(x_info != nullptr);
+  std::vector<float> x(static_cast<size_t>(k));
+  std::memcpy(x.data(), file.TensorBytes(*x_info).data(), static_cast<size_t>(k) * 4);
+  DeviceArray<float> device_x(x);
+  int checked = 0;
+  for (std::string_view name : file.metadata().GetArray("oracle.types").strings) {
+    CAPTURE(name);
+    const GgmlType type = GgmlTypeFromName(name).value();
+    const GgufTensorInfo* q = file.FindTensor(std::string(name) + ".q");
+    const GgufTensorInfo* deq = file.FindTensor(std::string(name) + ".deq");
+    const GgufTensorInfo* refdot = file.FindTensor(std::string(name) + ".refdot");
+    REQUIRE((q && deq && refdot));
+    const auto q_bytes = file.TensorBytes(*q);
+    std::vector<float> deq_values(static_cast<size_t>(rows * k));
+    std::vector<float> refdot_values(static_cast<size_t>(rows));
+    std::memcpy(deq_values.data(), file.TensorBytes(*deq).data(), deq_values.size() * 4);
+    std::memcpy(refdot_values.data(), file.TensorBytes(*refdot).data(), refdot_values.size() * 4);
+
+    std::vector<uint8_t> q_copy(q_bytes.size());
+    std::memcpy(q_copy.data(), q_bytes.data(), q_bytes.size());
+    DeviceArray<uint8_t> device_q(q_copy);
+    DeviceArray<uint16_t> expanded(static_cast<size_t>(rows * k));
+    expanded.Poison(kPoisonByte);
+    REQUIRE(gpu::ExpandToBf16(type, device_q.get(), expanded.get(), rows * k, nullptr).ok());
+    const std::vector<uint16_t> bf16 = expanded.Download();
+    int64_t expand_mismatches = 0;
+    for (size_t i = 0; i < bf16.size(); ++i) expand_mismatches += bf16[i] == cpu::FloatToBf16(deq_values[i]) ? 0 : 1;
+    CHECK(expand_mismatches == 0);
+
+    DeviceArray<float> y(static_cast<size_t>(rows));
+    y.Poison(kPoisonByte);
+    DeviceArray<uint8_t> workspace(gpu::GemvWorkspaceBytes(k, 1));
+    gpu::GemvArgs args;
+    args.type = type;
+    args.weights = device_q.get();
+    args.rows = rows;
+    args.k = k;
+    args.x = device_x.get();
+    args.y = y.get();
+    REQUIRE(gpu::Gemv(args, workspace.get(), workspace.Bytes(), nullptr).ok());
+    const std::vector<float> got = y.Download();
+    int failures = 0;
+    for (int64_t r = 0; r < rows; ++r) {
+      const testing::Expected e =
+          testing::ExpectedDot(deq_values.data() + r * k, x.data(), k, testing::UsesIntegerPath(type));
+      // ggml's refdot is itself a float sum, within the same rounding term.
+      failures += std::fabs(got[static_cast<size_t>(r)] - refdot_values[static_cast<size_t>(r)]) <= 2 * e.tolerance ? 0 : 1;
+    }
+    CHECK(failures == 0);
+    ++checked;
+  }
+  CHECK(checked == static_cast<int>(file.metadata().GetArray("oracle.types").strings.size()));
+}
+
+TEST_CASE("refused launches leave the output untouched", "[gpu][errors]") {
+  DeviceArray<float> y(64);
+  y.Poison(kPoisonByte);
+  DeviceArray<uint8_t> weights(34 * 2);
+  DeviceArray<float> x(64);
+  gpu::GemvArgs args;
+  args.type = GgmlType::kQ8_0;
+  args.weights = weights.get();
+  args.rows = 1;
+  args.k = 48;  // not whole blocks
+  args.x = x.get();
+  args.y = y.get();
+  DeviceArray<uint8_t> workspace(gpu::GemvWorkspaceBytes(64, 1));
+  const gpu::LaunchStatus status = gpu::Gemv(args, workspace.get(), workspace.Bytes(), nullptr);
+  CHECK_FALSE(status.ok());
+  CHECK(status.error.find("k = 48") != std::string::npos);
+  for (float v : y.Download()) CHECK(std::bit_cast<uint32_t>(v) == 0xFFFFFFFFu);
+}
+
+}  // namespace
+}  // namespace vt
