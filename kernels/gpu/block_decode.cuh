@@ -451,9 +451,12 @@ struct Block<T::kIQ1_M> {
 
 // --- Ternary.
 
+// Trit n (0..4) of a byte of base-3 fixed-point digits: the top of
+// (byte * 3^n mod 256) * 3. 3^n by selects, not a table (a table indexed at
+// run time would live in local memory).
 __device__ __forceinline__ int Trit(uint8_t byte, int n) {
-  constexpr uint8_t kPow3[5] = {1, 3, 9, 27, 81};
-  const uint8_t q = static_cast<uint8_t>(byte * kPow3[n]);
+  const int pow3 = n == 0 ? 1 : n == 1 ? 3 : n == 2 ? 9 : n == 3 ? 27 : 81;
+  const uint8_t q = static_cast<uint8_t>(byte * pow3);
   return (static_cast<int>(q) * 3) >> 8;
 }
 template <>

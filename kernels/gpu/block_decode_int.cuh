@@ -17,48 +17,66 @@ struct IntChunk {
   float m[2];
 };
 
-// `n` little-endian words starting at any byte address. Reads only aligned
-// words that hold at least one of the wanted bytes.
-template <int N>
+// How a decoder reads its block. kCached and kStreaming (bulk loads marked
+// read-once) may read up to 3 bytes past a field that ends unaligned, inside
+// the same aligned word: harmless inside a tensor, so the GEMV uses kExact
+// only for a tensor's last block.
+enum class LoadMode { kCached, kStreaming, kExact };
+
+template <class V, LoadMode kMode>
+__device__ __forceinline__ V Load(const V* p) {
+  if constexpr (kMode == LoadMode::kStreaming) {
+    return LoadStreaming(p);
+  } else {
+    return *p;
+  }
+}
+
+// `N` little-endian words starting at any byte address: aligned word loads,
+// realigned with funnel shifts.
+template <int N, LoadMode kMode = LoadMode::kCached>
 __device__ __forceinline__ void LoadWords(const uint8_t* p, uint32_t* out) {
   const uintptr_t address = reinterpret_cast<uintptr_t>(p);
   const uint32_t* aligned = reinterpret_cast<const uint32_t*>(address & ~uintptr_t{3});
-  const uint32_t shift = static_cast<uint32_t>(address & 3u) * 8u;
-  if (shift == 0) {
+  const uint32_t offset = static_cast<uint32_t>(address & 3u);
+  uint32_t words[N + 1];
 #pragma unroll
-    for (int i = 0; i < N; ++i) out[i] = aligned[i];
-    return;
+  for (int i = 0; i < N; ++i) words[i] = Load<uint32_t, kMode>(aligned + i);
+  if constexpr (kMode == LoadMode::kExact) {
+    // Only the first `offset` bytes of the last word are wanted.
+    const uint8_t* tail = reinterpret_cast<const uint8_t*>(aligned + N);
+    words[N] = offset == 0 ? 0u
+               : offset == 1 ? tail[0]
+               : offset == 2 ? *reinterpret_cast<const uint16_t*>(tail)
+                             : (*reinterpret_cast<const uint16_t*>(tail) | (static_cast<uint32_t>(tail[2]) << 16));
+  } else {
+    words[N] = offset == 0 ? 0u : Load<uint32_t, kMode>(aligned + N);
   }
-  uint32_t previous = aligned[0];
 #pragma unroll
-  for (int i = 0; i < N; ++i) {
-    const uint32_t next = aligned[i + 1];
-    out[i] = FunnelRight(previous, next, shift);
-    previous = next;
-  }
+  for (int i = 0; i < N; ++i) out[i] = FunnelRight(words[i], words[i + 1], 8 * offset);
 }
 
 // `N` words from an address known to be `Align`-byte aligned (16, 8 or 4):
 // the widest loads that alignment allows.
-template <int N, int Align>
+template <int N, int Align, LoadMode kMode = LoadMode::kCached>
 __device__ __forceinline__ void LoadAligned(const uint8_t* p, uint32_t* out) {
   static_assert(N % (Align / 4) == 0, "whole vectors");
   if constexpr (Align == 16) {
 #pragma unroll
     for (int i = 0; i < N / 4; ++i) {
-      const uint4 v = reinterpret_cast<const uint4*>(p)[i];
+      const uint4 v = Load<uint4, kMode>(reinterpret_cast<const uint4*>(p) + i);
       out[4 * i] = v.x, out[4 * i + 1] = v.y, out[4 * i + 2] = v.z, out[4 * i + 3] = v.w;
     }
   } else if constexpr (Align == 8) {
 #pragma unroll
     for (int i = 0; i < N / 2; ++i) {
-      const uint2 v = reinterpret_cast<const uint2*>(p)[i];
+      const uint2 v = Load<uint2, kMode>(reinterpret_cast<const uint2*>(p) + i);
       out[2 * i] = v.x, out[2 * i + 1] = v.y;
     }
   } else {
     static_assert(Align == 4, "16, 8 or 4");
 #pragma unroll
-    for (int i = 0; i < N; ++i) out[i] = reinterpret_cast<const uint32_t*>(p)[i];
+    for (int i = 0; i < N; ++i) out[i] = Load<uint32_t, kMode>(reinterpret_cast<const uint32_t*>(p) + i);
   }
 }
 
@@ -111,27 +129,39 @@ __device__ __forceinline__ void LookupNibbles(const uint32_t* words, const int8_
 }
 
 template <GgmlType T>
-struct IntBlock;  // Decode(block, chunk, IntChunk&)
+struct IntBlock;  // Decode<LoadMode>(block, chunk, IntChunk&)
 
 template <>
 struct IntBlock<T::kQ8_0> {
+  // Reads whole words past its last field (LoadWords): the GEMV decodes a
+  // tensor's last block of this type with LoadMode::kExact.
+  static constexpr bool kReadsPastFields = true;
+  template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int, IntChunk& c) {
-    LoadWords<8>(b + 2, reinterpret_cast<uint32_t*>(c.v));
+    LoadWords<8, S>(b + 2, reinterpret_cast<uint32_t*>(c.v));
     SetScales(c, HalfAt(b), 0.0f);
   }
 };
 template <>
 struct IntBlock<T::kQ8_1> {
+  // Reads whole words past its last field (LoadWords): the GEMV decodes a
+  // tensor's last block of this type with LoadMode::kExact.
+  static constexpr bool kReadsPastFields = true;
+  template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int, IntChunk& c) {
-    LoadWords<8>(b + 4, reinterpret_cast<uint32_t*>(c.v));
+    LoadWords<8, S>(b + 4, reinterpret_cast<uint32_t*>(c.v));
     SetScales(c, HalfAt(b), 0.0f);
   }
 };
 template <>
 struct IntBlock<T::kQ4_0> {
+  // Reads whole words past its last field (LoadWords): the GEMV decodes a
+  // tensor's last block of this type with LoadMode::kExact.
+  static constexpr bool kReadsPastFields = true;
+  template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int, IntChunk& c) {
     uint32_t words[4];
-    LoadWords<4>(b + 2, words);
+    LoadWords<4, S>(b + 2, words);
     SplitNibbles(words, c);
     const float d = HalfAt(b);
     SetScales(c, d, 8.0f * d);
@@ -139,9 +169,13 @@ struct IntBlock<T::kQ4_0> {
 };
 template <>
 struct IntBlock<T::kQ4_1> {
+  // Reads whole words past its last field (LoadWords): the GEMV decodes a
+  // tensor's last block of this type with LoadMode::kExact.
+  static constexpr bool kReadsPastFields = true;
+  template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int, IntChunk& c) {
     uint32_t words[4];
-    LoadWords<4>(b + 4, words);
+    LoadWords<4, S>(b + 4, words);
     SplitNibbles(words, c);
     SetScales(c, HalfAt(b), -HalfAt(b + 2));
   }
@@ -151,51 +185,69 @@ __device__ __forceinline__ int FifthBits(uint32_t bits, int j) {
   const uint32_t x = (bits >> j) & 15u;
   return static_cast<int>(((x & 1u) | ((x & 2u) << 7) | ((x & 4u) << 14) | ((x & 8u) << 21)) << 4);
 }
+template <LoadMode S>
 __device__ __forceinline__ void Q5Codes(const uint8_t* qs, uint32_t qh, IntChunk& c) {
   uint32_t words[4];
-  LoadWords<4>(qs, words);
+  LoadWords<4, S>(qs, words);
   SplitNibbles(words, c);
 #pragma unroll
   for (int k = 0; k < 8; ++k) c.v[k] |= FifthBits(qh, 4 * k);
 }
 template <>
 struct IntBlock<T::kQ5_0> {
+  // Reads whole words past its last field (LoadWords): the GEMV decodes a
+  // tensor's last block of this type with LoadMode::kExact.
+  static constexpr bool kReadsPastFields = true;
+  template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int, IntChunk& c) {
-    Q5Codes(b + 6, U32At(b + 2), c);
+    Q5Codes<S>(b + 6, U32At(b + 2), c);
     const float d = HalfAt(b);
     SetScales(c, d, 16.0f * d);
   }
 };
 template <>
 struct IntBlock<T::kQ5_1> {
+  // Reads whole words past its last field (LoadWords): the GEMV decodes a
+  // tensor's last block of this type with LoadMode::kExact.
+  static constexpr bool kReadsPastFields = true;
+  template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int, IntChunk& c) {
-    Q5Codes(b + 8, U32At(b + 4), c);
+    Q5Codes<S>(b + 8, U32At(b + 4), c);
     SetScales(c, HalfAt(b), -HalfAt(b + 2));
   }
 };
 template <>
 struct IntBlock<T::kIQ4_NL> {
+  // Reads whole words past its last field (LoadWords): the GEMV decodes a
+  // tensor's last block of this type with LoadMode::kExact.
+  static constexpr bool kReadsPastFields = true;
+  template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int, IntChunk& c) {
     uint32_t words[4];
-    LoadWords<4>(b + 2, words);
+    LoadWords<4, S>(b + 2, words);
     LookupNibbles(words, iq::kValuesIq4nl, c);
     SetScales(c, HalfAt(b), 0.0f);
   }
 };
 template <>
 struct IntBlock<T::kMXFP4> {
+  // Reads whole words past its last field (LoadWords): the GEMV decodes a
+  // tensor's last block of this type with LoadMode::kExact.
+  static constexpr bool kReadsPastFields = true;
+  template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int, IntChunk& c) {
     uint32_t words[4];
-    LoadWords<4>(b + 1, words);
+    LoadWords<4, S>(b + 1, words);
     LookupNibbles(words, iq::kValuesFp4, c);
     SetScales(c, E8m0Half(b[0]), 0.0f);
   }
 };
 // Q4_K / Q5_K: d, dmin (f16) and the 12 packed scale bytes, read as four
 // aligned words; chunk j's 6-bit scale and min without a branch on j.
+template <LoadMode S>
 __device__ __forceinline__ void SetK4Scales(const uint8_t* b, int j, IntChunk& c) {
   uint32_t head[4];
-  LoadAligned<4, 16>(b, head);
+  LoadAligned<4, 16, S>(b, head);
   const uint32_t words[3] = {head[1], head[2], head[3]};
   auto byte = [&](int i) { return static_cast<int>((words[i / 4] >> (8 * (i % 4))) & 0xFFu); };
   const int low = j & 3;
@@ -208,36 +260,44 @@ __device__ __forceinline__ void SetK4Scales(const uint8_t* b, int j, IntChunk& c
 
 template <>
 struct IntBlock<T::kQ4_K> {
+  static constexpr bool kReadsPastFields = false;
+  template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int chunk, IntChunk& c) {
     uint32_t words[8];
-    LoadAligned<8, 16>(b + 16 + 32 * (chunk / 2), words);  // 144-byte blocks: 16-aligned
+    LoadAligned<8, 16, S>(b + 16 + 32 * (chunk / 2), words);  // 144-byte blocks: 16-aligned
     const int shift = 4 * (chunk % 2);
 #pragma unroll
     for (int k = 0; k < 8; ++k) c.v[k] = static_cast<int>((words[k] >> shift) & 0x0F0F0F0Fu);
-    SetK4Scales(b, chunk, c);
+    SetK4Scales<S>(b, chunk, c);
   }
 };
 template <>
 struct IntBlock<T::kQ5_K> {
+  static constexpr bool kReadsPastFields = false;
+  template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int chunk, IntChunk& c) {
     uint32_t low[8], high[8];
-    LoadAligned<8, 16>(b + 48 + 32 * (chunk / 2), low);  // 176-byte blocks: 16-aligned
-    LoadAligned<8, 16>(b + 16, high);
+    LoadAligned<8, 16, S>(b + 48 + 32 * (chunk / 2), low);  // 176-byte blocks: 16-aligned
+    LoadAligned<8, 16, S>(b + 16, high);
     const int shift = 4 * (chunk % 2);
 #pragma unroll
     for (int k = 0; k < 8; ++k) {
       c.v[k] = static_cast<int>(((low[k] >> shift) & 0x0F0F0F0Fu) | (((high[k] >> chunk) & 0x01010101u) << 4));
     }
-    SetK4Scales(b, chunk, c);
+    SetK4Scales<S>(b, chunk, c);
   }
 };
 template <>
 struct IntBlock<T::kQ6_K> {
+  // Reads whole words past its last field (LoadWords): the GEMV decodes a
+  // tensor's last block of this type with LoadMode::kExact.
+  static constexpr bool kReadsPastFields = true;
+  template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int chunk, IntChunk& c) {
     const int n = chunk / 4, quarter = chunk % 4;
     uint32_t low[8], high[8];
-    LoadWords<8>(b + 64 * n + 32 * (quarter % 2), low);
-    LoadWords<8>(b + 128 + 32 * n, high);
+    LoadWords<8, S>(b + 64 * n + 32 * (quarter % 2), low);
+    LoadWords<8, S>(b + 128 + 32 * n, high);
     const int low_shift = 4 * (quarter / 2), high_shift = 2 * quarter;
 #pragma unroll
     for (int k = 0; k < 8; ++k) {
@@ -254,9 +314,11 @@ struct IntBlock<T::kQ6_K> {
 };
 template <>
 struct IntBlock<T::kIQ4_XS> {
+  static constexpr bool kReadsPastFields = false;
+  template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int chunk, IntChunk& c) {
     uint32_t words[4];
-    LoadAligned<4, 8>(b + 8 + 16 * chunk, words);  // 136-byte blocks: 8-aligned
+    LoadAligned<4, 8, S>(b + 8 + 16 * chunk, words);  // 136-byte blocks: 8-aligned
     LookupNibbles(words, iq::kValuesIq4nl, c);
     const int ls = ((b[4 + chunk / 2] >> (4 * (chunk % 2))) & 15) | (((U16At(b + 2) >> (2 * chunk)) & 3) << 4);
     SetScales(c, HalfAt(b) * F(ls - 32), 0.0f);
@@ -264,8 +326,10 @@ struct IntBlock<T::kIQ4_XS> {
 };
 template <>
 struct IntBlock<T::kQ8_K> {
+  static constexpr bool kReadsPastFields = false;
+  template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int chunk, IntChunk& c) {
-    LoadAligned<8, 4>(b + 4 + 32 * chunk, reinterpret_cast<uint32_t*>(c.v));  // 292-byte blocks
+    LoadAligned<8, 4, S>(b + 4 + 32 * chunk, reinterpret_cast<uint32_t*>(c.v));  // 292-byte blocks
     SetScales(c, __uint_as_float(*reinterpret_cast<const uint32_t*>(b)), 0.0f);
   }
 };
@@ -284,9 +348,13 @@ __device__ __forceinline__ void SignedGrid(uint64_t grid, uint8_t signs, int* ou
 }
 template <>
 struct IntBlock<T::kIQ2_XXS> {
+  // Reads whole words past its last field (LoadWords): the GEMV decodes a
+  // tensor's last block of this type with LoadMode::kExact.
+  static constexpr bool kReadsPastFields = true;
+  template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int ib, IntChunk& c) {
     uint32_t aux[2];
-    LoadWords<2>(b + 2 + 8 * ib, aux);
+    LoadWords<2, S>(b + 2 + 8 * ib, aux);
 #pragma unroll
     for (int l = 0; l < 4; ++l) {
       SignedGrid(iq::kIq2xxsGrid[(aux[0] >> (8 * l)) & 0xFF], iq::kSignsIq2xs[(aux[1] >> (7 * l)) & 127], c.v + 2 * l);
@@ -296,9 +364,13 @@ struct IntBlock<T::kIQ2_XXS> {
 };
 template <>
 struct IntBlock<T::kIQ2_XS> {
+  // Reads whole words past its last field (LoadWords): the GEMV decodes a
+  // tensor's last block of this type with LoadMode::kExact.
+  static constexpr bool kReadsPastFields = true;
+  template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int ib, IntChunk& c) {
     uint32_t words[2];
-    LoadWords<2>(b + 2 + 8 * ib, words);
+    LoadWords<2, S>(b + 2 + 8 * ib, words);
 #pragma unroll
     for (int l = 0; l < 4; ++l) {
       const uint32_t q = (words[l / 2] >> (16 * (l % 2))) & 0xFFFFu;
@@ -315,6 +387,8 @@ struct IntBlock<T::kIQ2_XS> {
 };
 template <>
 struct IntBlock<T::kIQ2_S> {
+  static constexpr bool kReadsPastFields = false;
+  template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int ib, IntChunk& c) {
     const uint8_t* qs = b + 2 + 4 * ib;
     const uint8_t* signs = b + 34 + 4 * ib;
@@ -333,6 +407,8 @@ struct IntBlock<T::kIQ2_S> {
 };
 template <>
 struct IntBlock<T::kIQ3_XXS> {
+  static constexpr bool kReadsPastFields = false;
+  template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int ib, IntChunk& c) {
     const uint8_t* qs = b + 2 + 8 * ib;
     const uint32_t aux = U32At(b + 66 + 4 * ib);
@@ -346,6 +422,8 @@ struct IntBlock<T::kIQ3_XXS> {
 };
 template <>
 struct IntBlock<T::kIQ3_S> {
+  static constexpr bool kReadsPastFields = false;
+  template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int ib, IntChunk& c) {
     const uint8_t* qs = b + 2 + 8 * ib;
     const uint8_t qh = b[66 + ib];
@@ -364,6 +442,8 @@ struct IntBlock<T::kIQ3_S> {
 // the delta is the affine term, one per 32 values.
 template <>
 struct IntBlock<T::kIQ1_S> {
+  static constexpr bool kReadsPastFields = false;
+  template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int ib, IntChunk& c) {
     const uint8_t* qs = b + 2 + 4 * ib;
     const uint16_t qh = U16At(b + 34 + 2 * ib);
@@ -385,9 +465,13 @@ __device__ __forceinline__ uint32_t BitsToBytes(uint32_t bits) { return ((bits &
 
 template <>
 struct IntBlock<T::kQ2_K> {
+  // Reads whole words past its last field (LoadWords): the GEMV decodes a
+  // tensor's last block of this type with LoadMode::kExact.
+  static constexpr bool kReadsPastFields = true;
+  template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int chunk, IntChunk& c) {
     uint32_t words[8];
-    LoadWords<8>(b + 16 + 32 * (chunk / 4), words);  // 84-byte blocks: 4-aligned
+    LoadWords<8, S>(b + 16 + 32 * (chunk / 4), words);  // 84-byte blocks: 4-aligned
     const int shift = 2 * (chunk % 4);
 #pragma unroll
     for (int k = 0; k < 8; ++k) c.v[k] = static_cast<int>((words[k] >> shift) & 0x03030303u);
@@ -403,10 +487,14 @@ struct IntBlock<T::kQ2_K> {
 // Q3_K: code low + 4 * high in 0..7 stands for value code - 4.
 template <>
 struct IntBlock<T::kQ3_K> {
+  // Reads whole words past its last field (LoadWords): the GEMV decodes a
+  // tensor's last block of this type with LoadMode::kExact.
+  static constexpr bool kReadsPastFields = true;
+  template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int chunk, IntChunk& c) {
     uint32_t low[8], high[8];
-    LoadWords<8>(b + 32 + 32 * (chunk / 4), low);  // 110-byte blocks: 2-aligned
-    LoadWords<8>(b, high);
+    LoadWords<8, S>(b + 32 + 32 * (chunk / 4), low);  // 110-byte blocks: 2-aligned
+    LoadWords<8, S>(b, high);
     const int shift = 2 * (chunk % 4);
 #pragma unroll
     for (int k = 0; k < 8; ++k) {
@@ -422,6 +510,8 @@ struct IntBlock<T::kQ3_K> {
 };
 template <>
 struct IntBlock<T::kNVFP4> {
+  static constexpr bool kReadsPastFields = false;
+  template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int chunk, IntChunk& c) {
     uint32_t table[4];
 #pragma unroll
@@ -431,7 +521,7 @@ struct IntBlock<T::kNVFP4> {
                  (static_cast<uint32_t>(static_cast<uint8_t>(iq::kValuesFp4[4 * i + 3])) << 24);
     }
     uint32_t words[4];
-    LoadAligned<4, 4>(b + 4 + 16 * chunk, words);  // 36-byte blocks: 4-aligned
+    LoadAligned<4, 4, S>(b + 4 + 16 * chunk, words);  // 36-byte blocks: 4-aligned
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
       // Sub-block 2 * chunk + h: low nibbles are its values 0..7, high 8..15.
@@ -447,9 +537,13 @@ struct IntBlock<T::kNVFP4> {
 };
 template <>
 struct IntBlock<T::kTQ2_0> {
+  // Reads whole words past its last field (LoadWords): the GEMV decodes a
+  // tensor's last block of this type with LoadMode::kExact.
+  static constexpr bool kReadsPastFields = true;
+  template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int chunk, IntChunk& c) {
     uint32_t words[8];
-    LoadWords<8>(b + 32 * (chunk / 4), words);  // 66-byte blocks: 2-aligned
+    LoadWords<8, S>(b + 32 * (chunk / 4), words);  // 66-byte blocks: 2-aligned
     const int shift = 2 * (chunk % 4);
 #pragma unroll
     for (int k = 0; k < 8; ++k) c.v[k] = static_cast<int>((words[k] >> shift) & 0x03030303u);
@@ -459,9 +553,13 @@ struct IntBlock<T::kTQ2_0> {
 };
 template <>
 struct IntBlock<T::kQ2_0> {
+  // Reads whole words past its last field (LoadWords): the GEMV decodes a
+  // tensor's last block of this type with LoadMode::kExact.
+  static constexpr bool kReadsPastFields = true;
+  template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int chunk, IntChunk& c) {
     uint32_t words[2];
-    LoadWords<2>(b + 2 + 8 * chunk, words);
+    LoadWords<2, S>(b + 2 + 8 * chunk, words);
 #pragma unroll
     for (int k = 0; k < 8; ++k) {
       const uint32_t byte = (words[k / 4] >> (8 * (k % 4))) & 0xFFu;
@@ -474,9 +572,13 @@ struct IntBlock<T::kQ2_0> {
 // Q1_0: a set bit is +d, a clear one -d: value 2d * bit - d.
 template <>
 struct IntBlock<T::kQ1_0> {
+  // Reads whole words past its last field (LoadWords): the GEMV decodes a
+  // tensor's last block of this type with LoadMode::kExact.
+  static constexpr bool kReadsPastFields = true;
+  template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int chunk, IntChunk& c) {
     uint32_t bits;
-    LoadWords<1>(b + 2 + 4 * chunk, &bits);
+    LoadWords<1, S>(b + 2 + 4 * chunk, &bits);
 #pragma unroll
     for (int k = 0; k < 8; ++k) c.v[k] = static_cast<int>(BitsToBytes(bits >> (4 * k)));
     const float d = HalfAt(b);
@@ -485,6 +587,8 @@ struct IntBlock<T::kQ1_0> {
 };
 template <>
 struct IntBlock<T::kTQ1_0> {
+  static constexpr bool kReadsPastFields = false;
+  template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int chunk, IntChunk& c) {
 #pragma unroll
     for (int k = 0; k < 8; ++k) {
@@ -512,6 +616,8 @@ struct IntBlock<T::kTQ1_0> {
 // 8 * grid + 8 * delta (odd, within -9..9) under dl / 8 is exact.
 template <>
 struct IntBlock<T::kIQ1_M> {
+  static constexpr bool kReadsPastFields = false;
+  template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int ib, IntChunk& c) {
     uint16_t sc[4];
 #pragma unroll

@@ -1,17 +1,20 @@
-// Keep-quant GEMV and expert GEMV: each warp owns a few rows (R); its
-// lanes walk the rows' 32-value chunks, decode each weight chunk once and
-// use it for every activation of the batch. Expert GEMV is the same kernel
-// with one grid row per selected expert.
+// Keep-quant GEMV and expert GEMV. Each warp owns R rows; lane l takes
+// chunks l, l + 32, ... (32 values each) of every row, decodes each once per
+// row and uses it for every activation of the batch. The blocks reach the
+// lane either directly from global memory or through a shared-memory span
+// (span_stage.cuh), chosen per type. Expert GEMV is the same kernel with one
+// grid row per selected expert.
 #include "activation_q8.cuh"
 #include "block_decode_int.cuh"
 #include "launch_checks.h"
+#include "span_stage.cuh"
 #include "type_dispatch.cuh"
 
 namespace vt::gpu {
 namespace {
 
-// Rows per warp: 2 for batch 1-2; 4 for larger batches, so each activation
-// load serves more rows.
+// Rows per warp on the integer path: 2 for batch 1-2; 4 for larger batches,
+// so each activation load serves more rows. The float path takes one.
 constexpr int kFewRows = 2;
 constexpr int kManyRows = 4;
 constexpr int kWarpsPerBlock = 4;
@@ -58,64 +61,165 @@ __device__ void WriteRows(const GemvParams& p, int row0, float (&acc)[R][kMaxGem
   }
 }
 
-// This warp's first row.
-template <int R>
-__device__ int FirstRow() {
-  return (static_cast<int>(blockIdx.x) * kWarpsPerBlock + static_cast<int>(threadIdx.x / kWarpSize)) * R;
+// An int of magnitude below 2^22 as a float, exactly, with an integer add
+// and a float subtract instead of the slower conversion instruction. The
+// dp4a sums stay far below: 16 products of at most 127 * 128.
+__device__ __forceinline__ float SmallIntToFloat(int v) {
+  return __int_as_float(v + 0x4B400000) - 12582912.0f;  // 0x4B400000 is 1.5 * 2^23
 }
 
-template <GgmlType T, int R>
-__global__ void __launch_bounds__(kThreads) GemvIntegerKernel(GemvParams p) {
-  using B = Block<T>;
-  constexpr int kChunksPerBlock = B::kValues / 32;
-  const int lane = static_cast<int>(threadIdx.x % kWarpSize);
-  const int row0 = FirstRow<R>();
-  if (row0 >= p.rows) return;
-  float acc[R][kMaxGemvBatch] = {};
-  const uint8_t* w = SlotWeights(p);
-  if (w == nullptr) {
+// One decoded weight chunk times every activation of the batch, into acc.
+template <GgmlType T, int R, LoadMode kMode>
+__device__ __forceinline__ void AccumulateInteger(const GemvParams& p, const uint8_t* const (&blocks)[R], int sub,
+                                                  int ch, float (&acc)[R][kMaxGemvBatch]) {
+  IntChunk wc[R];
 #pragma unroll
-    for (int r = 0; r < R; ++r) acc[r][0] = __int_as_float(0x7FC00000);
-    WriteRows<R>(p, row0, acc);
-    return;
-  }
-  const uint8_t* row_ptr[R];
-#pragma unroll
-  for (int r = 0; r < R; ++r) row_ptr[r] = w + static_cast<int64_t>(min(row0 + r, p.rows - 1)) * p.row_bytes;
+  for (int r = 0; r < R; ++r) IntBlock<T>::template Decode<kMode>(blocks[r], sub, wc[r]);
   const int8_t* codes = p.xq.codes + blockIdx.y * p.x_slot_stride;
   const float4* scales = p.xq.scales + blockIdx.y * (p.x_slot_stride / 32);
   const int64_t x_batch_stride = static_cast<int64_t>(p.chunks) * 32;
-
-  for (int ch = lane; ch < p.chunks; ch += kWarpSize) {
-    const int block = ch / kChunksPerBlock, sub = ch % kChunksPerBlock;
-    IntChunk wc[R];
 #pragma unroll
-    for (int r = 0; r < R; ++r) IntBlock<T>::Decode(row_ptr[r] + block * B::kBytes, sub, wc[r]);
+  for (int b = 0; b < kMaxGemvBatch; ++b) {
+    if (b >= p.batch) continue;
+    const int4* xp = reinterpret_cast<const int4*>(codes + b * x_batch_stride + 32 * ch);
+    const int4 x0 = xp[0], x1 = xp[1];
+    const float4 s = scales[b * p.chunks + ch];
 #pragma unroll
-    for (int b = 0; b < kMaxGemvBatch; ++b) {
-      if (b >= p.batch) continue;
-      const int4* xp = reinterpret_cast<const int4*>(codes + b * x_batch_stride + 32 * ch);
-      const int4 x0 = xp[0], x1 = xp[1];
-      const float4 s = scales[b * p.chunks + ch];
-#pragma unroll
-      for (int r = 0; r < R; ++r) {
-        const int* v = wc[r].v;
-        const int low = Dot4(v[3], x0.w, Dot4(v[2], x0.z, Dot4(v[1], x0.y, Dot4(v[0], x0.x, 0))));
-        const int high = Dot4(v[7], x1.w, Dot4(v[6], x1.z, Dot4(v[5], x1.y, Dot4(v[4], x1.x, 0))));
-        acc[r][b] += s.x * (wc[r].d[0] * static_cast<float>(low) + wc[r].d[1] * static_cast<float>(high)) -
-                     (wc[r].m[0] * s.y + wc[r].m[1] * s.z);
-      }
+    for (int r = 0; r < R; ++r) {
+      const int* v = wc[r].v;
+      const int low = Dot4(v[3], x0.w, Dot4(v[2], x0.z, Dot4(v[1], x0.y, Dot4(v[0], x0.x, 0))));
+      const int high = Dot4(v[7], x1.w, Dot4(v[6], x1.z, Dot4(v[5], x1.y, Dot4(v[4], x1.x, 0))));
+      acc[r][b] += s.x * (wc[r].d[0] * SmallIntToFloat(low) + wc[r].d[1] * SmallIntToFloat(high)) -
+                   (wc[r].m[0] * s.y + wc[r].m[1] * s.z);
     }
   }
-  WriteRows<R>(p, row0, acc);
 }
 
 template <GgmlType T, int R>
-__global__ void __launch_bounds__(kThreads) GemvFloatKernel(GemvParams p) {
+__device__ __forceinline__ void AccumulateFloat(const GemvParams& p, const uint8_t* const (&blocks)[R], int sub,
+                                                int ch, float (&acc)[R][kMaxGemvBatch]) {
+  const float* x = p.xf + blockIdx.y * p.x_slot_stride;
+  const int64_t x_batch_stride = static_cast<int64_t>(p.chunks) * 32;
+#pragma unroll 1
+  for (int r = 0; r < R; ++r) {
+    float v[32];
+    Block<T>::Decode(blocks[r], sub, v);
+#pragma unroll
+    for (int b = 0; b < kMaxGemvBatch; ++b) {
+      if (b >= p.batch) continue;
+      const float4* xp = reinterpret_cast<const float4*>(x + b * x_batch_stride + 32 * ch);
+      float sum = 0.0f;
+#pragma unroll
+      for (int q = 0; q < 8; ++q) {
+        const float4 xv = xp[q];
+        sum += v[4 * q] * xv.x + v[4 * q + 1] * xv.y + v[4 * q + 2] * xv.z + v[4 * q + 3] * xv.w;
+      }
+      acc[r][b] += sum;
+    }
+  }
+}
+
+// Types whose GEMV stages spans through shared memory; the others load
+// their blocks straight from global memory, lane by lane. Chosen per type
+// from the H200 measurements in docs/BENCHMARKS.md.
+template <GgmlType T>
+constexpr bool kStagedGemv = T == GgmlType::kF32 || T == GgmlType::kF16 || T == GgmlType::kBF16 ||
+                             T == GgmlType::kQ3_K || T == GgmlType::kQ6_K || T == GgmlType::kIQ1_S ||
+                             T == GgmlType::kIQ1_M || T == GgmlType::kIQ2_XS || T == GgmlType::kIQ2_S ||
+                             T == GgmlType::kIQ3_XXS || T == GgmlType::kIQ3_S;
+
+template <GgmlType T, int R, LoadMode kMode>
+__device__ __forceinline__ void Accumulate(const GemvParams& p, const uint8_t* const (&blocks)[R], int sub, int ch,
+                                           float (&acc)[R][kMaxGemvBatch]) {
+  if constexpr (kUsesIntegerGemv<T>) {
+    AccumulateInteger<T, R, kMode>(p, blocks, sub, ch, acc);
+  } else {
+    AccumulateFloat<T, R>(p, blocks, sub, ch, acc);
+  }
+}
+
+// Spans of 32 chunks staged through shared memory; the next span loads
+// while this one is decoded.
+template <GgmlType T, int R>
+__device__ __forceinline__ void StagedRows(const GemvParams& p, const uint8_t* const (&row_begin)[R],
+                                           const uint8_t* limit, float (&acc)[R][kMaxGemvBatch]) {
   using B = Block<T>;
   constexpr int kChunksPerBlock = B::kValues / 32;
+  constexpr int kSpanBytes = kWarpSize / kChunksPerBlock * B::kBytes;
+  constexpr int kPerLane = kPiecesPerLane<kSpanBytes>;
+  constexpr int kStagedVectors = kStagedBytes<kSpanBytes> / 16;
+  __shared__ uint4 staged[kWarpsPerBlock][R][kStagedVectors];
+  const int warp = static_cast<int>(threadIdx.x / kWarpSize);
   const int lane = static_cast<int>(threadIdx.x % kWarpSize);
-  const int row0 = FirstRow<R>();
+  const int spans = (p.chunks + kWarpSize - 1) / kWarpSize;
+  auto span_bytes = [&](int s) { return min(kWarpSize, p.chunks - kWarpSize * s) / kChunksPerBlock * B::kBytes; };
+  uint4 next[R][kPerLane];
+#pragma unroll
+  for (int r = 0; r < R; ++r) LoadSpan<kPerLane>(row_begin[r], span_bytes(0), limit, next[r]);
+  for (int s = 0; s < spans; ++s) {
+    const uint8_t* blocks[R];
+    WarpSync();  // the previous span's readers are done
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      blocks[r] = StoreSpan<kPerLane>(row_begin[r] + static_cast<int64_t>(s) * kSpanBytes, next[r], staged[warp][r]);
+    }
+    WarpSync();
+    if (s + 1 < spans) {
+#pragma unroll
+      for (int r = 0; r < R; ++r) {
+        LoadSpan<kPerLane>(row_begin[r] + static_cast<int64_t>(s + 1) * kSpanBytes, span_bytes(s + 1), limit, next[r]);
+      }
+    }
+    const int ch = kWarpSize * s + lane;
+    if (ch >= p.chunks) continue;
+#pragma unroll
+    for (int r = 0; r < R; ++r) blocks[r] += lane / kChunksPerBlock * B::kBytes;
+    Accumulate<T, R, LoadMode::kCached>(p, blocks, lane % kChunksPerBlock, ch, acc);  // staged copies have slack
+  }
+}
+
+template <GgmlType T>
+constexpr bool ReadsPastFields() {
+  if constexpr (kUsesIntegerGemv<T>) {
+    return IntBlock<T>::kReadsPastFields;
+  } else {
+    return false;
+  }
+}
+
+// Each lane loads its own blocks from global memory. Bulk loads are marked
+// streaming for larger batches (the activations then stay in L1); the
+// tensor's last block is read exactly (LoadMode).
+template <GgmlType T, int R>
+__device__ __forceinline__ void DirectRows(const GemvParams& p, const uint8_t* const (&row_begin)[R],
+                                           const uint8_t* limit, float (&acc)[R][kMaxGemvBatch]) {
+  using B = Block<T>;
+  constexpr int kChunksPerBlock = B::kValues / 32;
+  constexpr LoadMode kMode = R == kManyRows ? LoadMode::kStreaming : LoadMode::kCached;
+  const int lane = static_cast<int>(threadIdx.x % kWarpSize);
+  for (int ch = lane; ch < p.chunks; ch += kWarpSize) {
+    const int64_t offset = static_cast<int64_t>(ch / kChunksPerBlock) * B::kBytes;
+    const uint8_t* blocks[R];
+    bool last = false;
+#pragma unroll
+    for (int r = 0; r < R; ++r) {
+      blocks[r] = row_begin[r] + offset;
+      last = last || blocks[r] + B::kBytes == limit;
+    }
+    if (ReadsPastFields<T>() && last) {
+      Accumulate<T, R, LoadMode::kExact>(p, blocks, ch % kChunksPerBlock, ch, acc);
+    } else {
+      Accumulate<T, R, kMode>(p, blocks, ch % kChunksPerBlock, ch, acc);
+    }
+  }
+}
+
+// Batch 1-2 kernels are held to six resident blocks per SM (at most 80
+// registers): measured faster than letting them take more registers.
+template <GgmlType T, int R>
+__global__ void __launch_bounds__(kThreads, R == kFewRows ? 6 : 1) GemvKernel(GemvParams p) {
+  const int warp = static_cast<int>(threadIdx.x / kWarpSize);
+  const int row0 = (static_cast<int>(blockIdx.x) * kWarpsPerBlock + warp) * R;
   if (row0 >= p.rows) return;
   float acc[R][kMaxGemvBatch] = {};
   const uint8_t* w = SlotWeights(p);
@@ -125,27 +229,14 @@ __global__ void __launch_bounds__(kThreads) GemvFloatKernel(GemvParams p) {
     WriteRows<R>(p, row0, acc);
     return;
   }
-  const float* x = p.xf + blockIdx.y * p.x_slot_stride;
-  const int64_t x_batch_stride = static_cast<int64_t>(p.chunks) * 32;
-  for (int ch = lane; ch < p.chunks; ch += kWarpSize) {
-    const int block = ch / kChunksPerBlock, sub = ch % kChunksPerBlock;
-#pragma unroll 1
-    for (int r = 0; r < R; ++r) {
-      float v[32];
-      B::Decode(w + static_cast<int64_t>(min(row0 + r, p.rows - 1)) * p.row_bytes + block * B::kBytes, sub, v);
+  const uint8_t* row_begin[R];
 #pragma unroll
-      for (int b = 0; b < kMaxGemvBatch; ++b) {
-        if (b >= p.batch) continue;
-        const float4* xp = reinterpret_cast<const float4*>(x + b * x_batch_stride + 32 * ch);
-        float sum = 0.0f;
-#pragma unroll
-        for (int q = 0; q < 8; ++q) {
-          const float4 xv = xp[q];
-          sum += v[4 * q] * xv.x + v[4 * q + 1] * xv.y + v[4 * q + 2] * xv.z + v[4 * q + 3] * xv.w;
-        }
-        acc[r][b] += sum;
-      }
-    }
+  for (int r = 0; r < R; ++r) row_begin[r] = w + static_cast<int64_t>(min(row0 + r, p.rows - 1)) * p.row_bytes;
+  const uint8_t* limit = w + static_cast<int64_t>(p.rows) * p.row_bytes;
+  if constexpr (kStagedGemv<T>) {
+    StagedRows<T, R>(p, row_begin, limit, acc);
+  } else {
+    DirectRows<T, R>(p, row_begin, limit, acc);
   }
   WriteRows<R>(p, row0, acc);
 }
@@ -166,13 +257,11 @@ LaunchStatus LaunchGemv(GemvParams p, int activations, int slots, void* workspac
     constexpr int R = decltype(rows_per_warp)::value;
     const int rows_per_block = R * kWarpsPerBlock;
     const dim3 grid(static_cast<unsigned>((p.rows + rows_per_block - 1) / rows_per_block), static_cast<unsigned>(slots));
-    if constexpr (kUsesIntegerGemv<T>) {
-      GemvIntegerKernel<T, R><<<grid, kThreads, 0, stream>>>(p);
-    } else {
-      GemvFloatKernel<T, R><<<grid, kThreads, 0, stream>>>(p);
-    }
+    GemvKernel<T, R><<<grid, kThreads, 0, stream>>>(p);
   };
-  if (p.batch <= 2) {
+  if constexpr (!kUsesIntegerGemv<T>) {
+    launch(std::integral_constant<int, 1>{});  // float spans are large: one row per warp
+  } else if (p.batch <= 2) {
     launch(std::integral_constant<int, kFewRows>{});
   } else {
     launch(std::integral_constant<int, kManyRows>{});

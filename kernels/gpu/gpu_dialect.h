@@ -30,6 +30,17 @@ namespace vt::gpu {
 // inside their 32-lane half.
 inline constexpr int kWarpSize = 32;
 
+// A load of data read once (weights): marked streaming, so it does not push
+// reused data (activations) out of L1.
+template <class V>
+__device__ __forceinline__ V LoadStreaming(const V* p) {
+#if defined(VT_HIP)
+  return *p;  // untuned on AMD: no device here to measure a hint against
+#else
+  return __ldcs(p);
+#endif
+}
+
 // Orders shared-memory writes of a warp before its later reads.
 __device__ __forceinline__ void WarpSync() {
 #if defined(VT_HIP)

@@ -6,6 +6,7 @@
 
 #include "vt/kernels/cpu/dequantize.h"
 #include "vt/kernels/cpu/vec_dot.h"
+#include "vt/kernels/gpu/registry.h"
 #include "vt/policy/device_caps.h"
 
 namespace vt {
@@ -31,6 +32,39 @@ TEST_CASE("kernel entry points refuse what they cannot do", "[kernels]") {
   CHECK(cpu::DequantizeRow(GgmlType::kQ8_0, block, out, 32));
   CHECK(std::isnan(cpu::VecDot(GgmlType::kQ8_K, block, block, 256)));  // an activation format
   CHECK(std::isnan(cpu::VecDot(GgmlType::kQ4_K, block, block, 100)));
+}
+
+TEST_CASE("the CUDA and ROCm tables claim only what the GPU kernels execute", "[kernels]") {
+  // CUDA: exactly the kernels' keep-quant set.
+  CHECK(CapsOf(DeviceKind::kCuda).keep_quant == gpu::KeepQuantGemvTypes(DeviceKind::kCuda));
+  CHECK(gpu::KeepQuantGemvTypes(DeviceKind::kCuda).size() == 25);
+  // ROCm: the same source compiles every kernel; the table may serve fewer
+  // types (a decision), never one without a kernel.
+  const GgmlTypeSet rocm_claimed = CapsOf(DeviceKind::kRocm).keep_quant;
+  const GgmlTypeSet rocm_kernels = gpu::KeepQuantGemvTypes(DeviceKind::kRocm);
+  CHECK((rocm_claimed.mask() & ~rocm_kernels.mask()) == 0);
+  for (DeviceKind kind : {DeviceKind::kCuda, DeviceKind::kRocm}) {
+    CAPTURE(NameOf(kind));
+    for (GgmlType type : AllGgmlTypes()) {
+      CAPTURE(NameOf(type));
+      // A GPU gathers embedding rows by expanding them.
+      if (CapsOf(kind).quant_gather.Contains(type)) CHECK(gpu::ExpandTypes().Contains(type));
+    }
+  }
+  // No GPU kernels for the other device kinds.
+  for (DeviceKind kind : {DeviceKind::kCpu, DeviceKind::kMetal, DeviceKind::kVulkan, DeviceKind::kXpu}) {
+    CHECK(gpu::KeepQuantGemvTypes(kind).empty());
+  }
+}
+
+TEST_CASE("the GPU expands exactly the types the CPU kernels dequantize", "[kernels]") {
+  for (GgmlType type : AllGgmlTypes()) {
+    CAPTURE(NameOf(type));
+    CHECK(gpu::ExpandTypes().Contains(type) == cpu::HasDequantizer(type));
+  }
+  // Every block type takes the integer GEMV path; the plain floats do not.
+  const GgmlTypeSet integer = gpu::SetOf(gpu::kIntegerGemvTypes);
+  CHECK(integer == gpu::ExpandTypes().Without(GgmlType::kF32).Without(GgmlType::kF16).Without(GgmlType::kBF16));
 }
 
 }  // namespace

@@ -1,0 +1,57 @@
+// Staging a warp's span of weight bytes through shared memory. Blocks of 17,
+// 18, 34 or 210 bytes make per-lane loads straddle cache lines; instead the
+// warp reads the span as whole 16-byte pieces (every load instruction
+// covering contiguous lines), parks them in shared memory, and each lane
+// then decodes its block from there. The copy keeps each byte's address
+// modulo 16, so alignment facts about blocks still hold in the copy.
+#pragma once
+
+#include "gpu_dialect.h"
+
+namespace vt::gpu {
+
+// Pieces each lane holds for a span of at most `kSpanBytes` bytes that may
+// start anywhere within a 16-byte piece.
+template <int kSpanBytes>
+inline constexpr int kPiecesPerLane = ((kSpanBytes + 30) / 16 + kWarpSize - 1) / kWarpSize;
+
+// Shared-memory bytes one staged span takes (with slack so decoders may read
+// whole words past the span's last byte).
+template <int kSpanBytes>
+inline constexpr int kStagedBytes = kPiecesPerLane<kSpanBytes> * kWarpSize * 16 + 16;
+
+// This lane's pieces of [begin, begin + bytes), read with streaming loads;
+// `limit` is one past the last byte that may be read (the tensor's end): a
+// piece that crosses it is read byte by byte, up to it.
+template <int kPerLane>
+__device__ __forceinline__ void LoadSpan(const uint8_t* begin, int bytes, const uint8_t* limit, uint4 (&pieces)[kPerLane]) {
+  const int lane = static_cast<int>(threadIdx.x % kWarpSize);
+  const uintptr_t first = reinterpret_cast<uintptr_t>(begin) & ~uintptr_t{15};
+  const int count = static_cast<int>((reinterpret_cast<uintptr_t>(begin) + bytes + 15 - first) / 16);
+#pragma unroll
+  for (int j = 0; j < kPerLane; ++j) {
+    const int index = lane + kWarpSize * j;
+    if (index >= count) continue;
+    const uint8_t* piece = reinterpret_cast<const uint8_t*>(first) + 16 * index;
+    if (piece + 16 <= limit) {
+      pieces[j] = LoadStreaming(reinterpret_cast<const uint4*>(piece));
+    } else {
+      uint32_t words[4] = {0, 0, 0, 0};
+      for (int i = 0; piece + i < limit && i < 16; ++i) words[i / 4] |= static_cast<uint32_t>(piece[i]) << (8 * (i % 4));
+      pieces[j] = make_uint4(words[0], words[1], words[2], words[3]);
+    }
+  }
+}
+
+// Writes the pieces to `staged` (16-byte aligned shared memory). Byte b of
+// the span lands at staged + (begin % 16) + b; returns that start.
+template <int kPerLane>
+__device__ __forceinline__ const uint8_t* StoreSpan(const uint8_t* begin, const uint4 (&pieces)[kPerLane],
+                                                    uint4* staged) {
+  const int lane = static_cast<int>(threadIdx.x % kWarpSize);
+#pragma unroll
+  for (int j = 0; j < kPerLane; ++j) staged[lane + kWarpSize * j] = pieces[j];
+  return reinterpret_cast<const uint8_t*>(staged) + (reinterpret_cast<uintptr_t>(begin) & 15);
+}
+
+}  // namespace vt::gpu

@@ -1,0 +1,99 @@
+// The GPU entry points' argument checks (kernels/gpu/launch_checks.h), run
+// on the host: each refusal names the entry point, the argument and its
+// value; valid arguments pass.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "launch_checks.h"
+
+namespace vt::gpu {
+namespace {
+
+// A fake device address with the given alignment (never dereferenced).
+const void* At(uintptr_t address) { return reinterpret_cast<const void*>(address); }
+
+TEST_CASE("ExpandToBf16 refuses what it cannot expand", "[kernels][gpu]") {
+  const void* aligned = At(0x10000);
+  CHECK(CheckExpand(GgmlType::kQ4_K, aligned, aligned, 512).empty());
+  CHECK(CheckExpand(GgmlType::kF16, aligned, aligned, 64).empty());
+  CHECK(CheckExpand(GgmlType::kI32, aligned, aligned, 64) == "ExpandToBf16: type i32 has no GPU kernel");
+  CHECK(CheckExpand(static_cast<GgmlType>(77), aligned, aligned, 64) == "ExpandToBf16: type id 77 is not a ggml type");
+  CHECK(CheckExpand(GgmlType::kQ4_K, aligned, aligned, 100) ==
+        "ExpandToBf16: n = 100 is not a positive multiple of 256 (q4_K values per block)");
+  CHECK(CheckExpand(GgmlType::kF16, aligned, aligned, 48) ==
+        "ExpandToBf16: n = 48 is not a positive multiple of 32 (f16 values per block)");
+  CHECK(CheckExpand(GgmlType::kQ8_0, aligned, aligned, 0) ==
+        "ExpandToBf16: n = 0 is not a positive multiple of 32 (q8_0 values per block)");
+  CHECK(CheckExpand(GgmlType::kQ8_0, nullptr, aligned, 32) == "ExpandToBf16: blocks is null");
+  CHECK(CheckExpand(GgmlType::kQ8_0, aligned, At(0x10008), 32) == "ExpandToBf16: out is not 16-byte aligned");
+}
+
+GemvArgs ValidGemv() {
+  GemvArgs a;
+  a.type = GgmlType::kQ4_K;
+  a.weights = At(0x20000);
+  a.rows = 4096;
+  a.k = 4096;
+  a.x = static_cast<const float*>(At(0x30000));
+  a.batch = 2;
+  a.y = static_cast<float*>(const_cast<void*>(At(0x40004)));  // y needs no alignment
+  return a;
+}
+
+TEST_CASE("Gemv refuses bad shapes, pointers and workspaces", "[kernels][gpu]") {
+  const void* workspace = At(0x50000);
+  const size_t enough = GemvWorkspaceBytes(4096, 2);
+  CHECK(enough == 4096 * 2 + 4096 * 2 / 32 * 16);
+  CHECK(CheckGemv(ValidGemv(), workspace, enough).empty());
+
+  GemvArgs a = ValidGemv();
+  a.batch = 9;
+  CHECK(CheckGemv(a, workspace, enough) == "Gemv: batch = 9 is outside 1..8");
+  a = ValidGemv();
+  a.k = 4000;
+  CHECK(CheckGemv(a, workspace, enough) == "Gemv: k = 4000 is not a positive multiple of 256 (q4_K values per block)");
+  a = ValidGemv();
+  a.rows = 0;
+  CHECK(CheckGemv(a, workspace, enough) == "Gemv: rows = 0 is out of range");
+  a = ValidGemv();
+  a.weights = At(0x20002);
+  CHECK(CheckGemv(a, workspace, enough) == "Gemv: weights is not 16-byte aligned");
+  CHECK(CheckGemv(ValidGemv(), workspace, enough - 1) ==
+        "Gemv: workspace holds " + std::to_string(enough - 1) + " bytes, needs " + std::to_string(enough) +
+            " (GemvWorkspaceBytes)");
+  CHECK_FALSE(CheckGemv(ValidGemv(), nullptr, enough).empty());
+  // The float path needs no workspace.
+  a = ValidGemv();
+  a.type = GgmlType::kBF16;
+  CHECK(CheckGemv(a, nullptr, 0).empty());
+}
+
+TEST_CASE("ExpertGemv refuses bad counts and towers", "[kernels][gpu]") {
+  ExpertGemvArgs a;
+  a.type = GgmlType::kMXFP4;
+  a.tower = At(0x20000);
+  a.experts = 256;
+  a.rows = 2048;
+  a.k = 7168;
+  a.ids = static_cast<const int32_t*>(At(0x60000));
+  a.count = 8;
+  a.x = static_cast<const float*>(At(0x30000));
+  a.y = static_cast<float*>(const_cast<void*>(At(0x40000)));
+  const void* workspace = At(0x50000);
+  CHECK(CheckExpertGemv(a, workspace, GemvWorkspaceBytes(7168, 1)).empty());
+  a.shared_x = false;  // one activation per slot needs eight times the workspace
+  CHECK_FALSE(CheckExpertGemv(a, workspace, GemvWorkspaceBytes(7168, 1)).empty());
+  CHECK(CheckExpertGemv(a, workspace, GemvWorkspaceBytes(7168, 8)).empty());
+  a.count = 0;
+  CHECK(CheckExpertGemv(a, workspace, GemvWorkspaceBytes(7168, 8)) == "ExpertGemv: count = 0 is outside 1..65535");
+  a.count = 8;
+  a.experts = 0;
+  CHECK(CheckExpertGemv(a, workspace, GemvWorkspaceBytes(7168, 8)) == "ExpertGemv: experts = 0 is not positive");
+  a.experts = 256;
+  a.ids = nullptr;
+  CHECK(CheckExpertGemv(a, workspace, GemvWorkspaceBytes(7168, 8)) == "ExpertGemv: ids is null");
+}
+
+}  // namespace
+}  // namespace vt::gpu
