@@ -1,8 +1,12 @@
-# Installs vt::policy, vt::runtime and the vt tool with a package config, so a
-# consumer writes find_package(vt) (proven by tests/consumer).
+# Installs vt::policy, vt::runtime, the kernels and the vt tool with a package
+# config, so a consumer writes find_package(vt) (proven by tests/consumer).
 include(CMakePackageConfigHelpers)
 
-install(TARGETS vt_policy vt_runtime vt_kernels_cpu vt_cli
+set(vt_installed_targets vt_policy vt_runtime vt_kernels_cpu vt_cli)
+if(TARGET vt_kernels_gpu)
+  list(APPEND vt_installed_targets vt_kernels_gpu)
+endif()
+install(TARGETS ${vt_installed_targets}
   EXPORT vtTargets
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
