@@ -1,11 +1,12 @@
 // GPU kernel throughput on the device, as a table: keep-quant GEMV (batch 1
-// and 8), expert GEMV (8 of 256 experts) and expand to BF16, per type,
-// against a device-to-device copy measured in the same run.
+// and 8), expert GEMV (8 of 256 experts), expand to BF16 and GEMM (batch
+// 64), per type, against a device-to-device copy measured in the same run.
 //
 // Weights rotate through eight matrices of about 150 MB (far beyond the
 // H200's 60 MB L2), filled with random bytes once. Effective bandwidth:
 // GEMV = weight bytes / time; expand = (blocks read + BF16 written) / time;
-// copy = (bytes read + bytes written) / time. Time: CUDA events around a
+// copy = (bytes read + bytes written) / time; GEMM = 2 * rows * k * batch
+// floating-point operations / time. Time: CUDA events around a
 // run of launches, the median of 5 runs. Needs a GPU; exits 77 without.
 //
 // Usage: vt_bench_gpu_kernels [--quick] [--types q4_K,q8_0,...]
@@ -150,9 +151,10 @@ int main(int argc, char** argv) {
   std::printf("device-to-device copy: %.0f GB/s (read + write of %llu MiB)\n\n", ceiling,
               static_cast<unsigned long long>(kMatrixBytes >> 20));
 
-  DeviceMemory x(kK * vt::gpu::kMaxGemvBatch * sizeof(float));
+  constexpr int kGemmBatch = 64;
+  DeviceMemory x(kK * kGemmBatch * sizeof(float));
   {
-    std::vector<float> host(kK * vt::gpu::kMaxGemvBatch);
+    std::vector<float> host(kK * kGemmBatch);
     std::mt19937 rng(3);
     std::normal_distribution<float> normal;
     for (float& v : host) v = normal(rng);
@@ -160,11 +162,12 @@ int main(int argc, char** argv) {
   }
   const size_t workspace_bytes = vt::gpu::GemvWorkspaceBytes(kK, 256);
   DeviceMemory workspace(workspace_bytes);
-  DeviceMemory y(1 << 24);
+  DeviceMemory y(static_cast<size_t>(kMatrixBytes / 64 * kGemmBatch * sizeof(float)));
   DeviceMemory expanded(16 * kMatrixBytes);  // BF16 of the densest type (Q1_0: 14.2 bytes per block byte)
 
-  std::printf("%-8s %6s %8s | %8s %5s %18s %6s | %8s %5s | %8s %5s | %8s %5s\n", "type", "N", "MB/mat", "b1 GB/s",
-              "ceil", "target", "peer", "b8 GB/s", "ceil", "moe GB/s", "ceil", "exp GB/s", "ceil");
+  std::printf("%-8s %6s %8s | %8s %5s %18s %6s | %8s %5s | %8s %5s | %8s %5s | %9s\n", "type", "N", "MB/mat",
+              "b1 GB/s", "ceil", "target", "peer", "b8 GB/s", "ceil", "moe GB/s", "ceil", "exp GB/s", "ceil",
+              "gemm TF/s");
   const int launches = quick ? 16 : 64;
   for (GgmlType type : vt::gpu::kDecodedTypes) {
     const std::string name(vt::NameOf(type));
@@ -173,20 +176,24 @@ int main(int argc, char** argv) {
         type != GgmlType::kBF16) {
       continue;
     }
-    const int64_t row_bytes = kK / vt::gpu::KernelBlockValues(type) * vt::gpu::KernelBlockBytes(type);
+    const int64_t row_bytes = vt::gpu::RowBytes(type, kK);
     const int64_t rows = static_cast<int64_t>(kMatrixBytes) / row_bytes;
     const double matrix_bytes = static_cast<double>(rows * row_bytes);
+    // Launch i reads matrix i % 8.
+    auto matrix = [&](int i, int batch) {
+      vt::gpu::MatmulArgs args;
+      args.type = type;
+      args.weights = pool.bytes() + (i % kMatrices) * kMatrixBytes;
+      args.rows = rows;
+      args.k = kK;
+      args.x = static_cast<const float*>(x.data);
+      args.batch = batch;
+      args.y = static_cast<float*>(y.data);
+      return args;
+    };
     auto gemv = [&](int batch) {
       return MedianMs(launches, [&](int i) {
-        vt::gpu::GemvArgs args;
-        args.type = type;
-        args.weights = pool.bytes() + (i % kMatrices) * kMatrixBytes;
-        args.rows = rows;
-        args.k = kK;
-        args.x = static_cast<const float*>(x.data);
-        args.batch = batch;
-        args.y = static_cast<float*>(y.data);
-        CheckLaunch(vt::gpu::Gemv(args, workspace.data, workspace_bytes, nullptr));
+        CheckLaunch(vt::gpu::Gemv(matrix(i, batch), workspace.data, workspace_bytes, nullptr));
       });
     };
     const double b1 = matrix_bytes / (gemv(1) * 1e6);
@@ -195,7 +202,7 @@ int main(int argc, char** argv) {
     // MoE: a DeepSeek-V3-shaped tower (256 experts of 2048 x 7168), eight
     // distinct experts per launch, a different eight each time.
     constexpr int64_t kExperts = 256, kExpertRows = 2048, kExpertK = 7168;
-    const int64_t expert_bytes = kExpertK / vt::gpu::KernelBlockValues(type) * vt::gpu::KernelBlockBytes(type) * kExpertRows;
+    const int64_t expert_bytes = vt::gpu::RowBytes(type, kExpertK) * kExpertRows;
     double moe = 0;
     {
       // The tower, filled from the random pool.
@@ -239,9 +246,14 @@ int main(int argc, char** argv) {
                                         static_cast<uint16_t*>(expanded.data), values, nullptr));
     });
     const double expand = (matrix_bytes + 2.0 * static_cast<double>(values)) / (expand_ms * 1e6);
-    std::printf("%-8s %6lld %8.1f | %8.0f %5.2f %18s %6.0f | %8.0f %5.2f | %8.0f %5.2f | %8.0f %5.2f\n", name.c_str(),
-                static_cast<long long>(rows), matrix_bytes / 1e6, b1, b1 / ceiling, Batch1Target(type, ceiling).c_str(),
-                PeerGbps(type), b8, b8 / ceiling, moe, moe / ceiling, expand, expand / ceiling);
+    const double gemm_ms = MedianMs(quick ? 4 : 8, [&](int i) {
+      CheckLaunch(vt::gpu::Gemm(matrix(i, kGemmBatch), nullptr));
+    });
+    const double gemm_tflops = 2.0 * static_cast<double>(values) * kGemmBatch / (gemm_ms * 1e9);
+    std::printf("%-8s %6lld %8.1f | %8.0f %5.2f %18s %6.0f | %8.0f %5.2f | %8.0f %5.2f | %8.0f %5.2f | %9.1f\n",
+                name.c_str(), static_cast<long long>(rows), matrix_bytes / 1e6, b1, b1 / ceiling,
+                Batch1Target(type, ceiling).c_str(), PeerGbps(type), b8, b8 / ceiling, moe, moe / ceiling, expand,
+                expand / ceiling, gemm_tflops);
     std::fflush(stdout);
   }
   return 0;

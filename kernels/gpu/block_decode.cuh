@@ -428,15 +428,19 @@ struct Block<T::kIQ1_S> {
     for (int l = 0; l < 4; ++l) Iq1Group(iq::kIq1sGrid[qs[l] | (((qh >> (3 * l)) & 7) << 8)], dl, delta, v + 8 * l);
   }
 };
+// IQ1_M's four u16 scale words (3-bit group scales) and its f16 super-scale,
+// spread over their top nibbles.
+__device__ __forceinline__ float Iq1mScales(const uint8_t* b, uint16_t* sc) {
+  for (int i = 0; i < 4; ++i) sc[i] = U16At(b + 48 + 2 * i);
+  return HalfBitsToFloat(
+      static_cast<uint16_t>((sc[0] >> 12) | ((sc[1] >> 8) & 0x00F0) | ((sc[2] >> 4) & 0x0F00) | (sc[3] & 0xF000)));
+}
 template <>
 struct Block<T::kIQ1_M> {
   static constexpr int kBytes = 56, kValues = 256;
   __device__ static void Decode(const uint8_t* b, int ib, float* v) {
     uint16_t sc[4];
-    for (int i = 0; i < 4; ++i) sc[i] = U16At(b + 48 + 2 * i);
-    const uint16_t d_bits =
-        static_cast<uint16_t>((sc[0] >> 12) | ((sc[1] >> 8) & 0x00F0) | ((sc[2] >> 4) & 0x0F00) | (sc[3] & 0xF000));
-    const float d = HalfBitsToFloat(d_bits);
+    const float d = Iq1mScales(b, sc);
     const uint8_t* qs = b + 4 * ib;
     const uint8_t* qh = b + 32 + 2 * ib;
     for (int l = 0; l < 4; ++l) {
@@ -459,23 +463,19 @@ __device__ __forceinline__ int Trit(uint8_t byte, int n) {
   const uint8_t q = static_cast<uint8_t>(byte * pow3);
   return (static_cast<int>(q) * 3) >> 8;
 }
+// TQ1_0's value e (0..255) as a trit 0..2: five trits of each of qs[0..31]
+// (values 0..159), five of qs[32..47] (160..239), four of qh[0..3].
+__device__ __forceinline__ int Tq1TritAt(const uint8_t* b, int e) {
+  if (e < 160) return Trit(b[e % 32], e / 32);
+  if (e < 240) return Trit(b[32 + (e - 160) % 16], (e - 160) / 16);
+  return Trit(b[48 + (e - 240) % 4], (e - 240) / 4);
+}
 template <>
 struct Block<T::kTQ1_0> {
   static constexpr int kBytes = 54, kValues = 256;
   __device__ static void Decode(const uint8_t* b, int chunk, float* v) {
     const float d = HalfAt(b + 52);
-    for (int j = 0; j < 32; ++j) {
-      const int e = 32 * chunk + j;
-      int trit;
-      if (e < 160) {
-        trit = Trit(b[e % 32], e / 32);
-      } else if (e < 240) {
-        trit = Trit(b[32 + (e - 160) % 16], (e - 160) / 16);
-      } else {
-        trit = Trit(b[48 + (e - 240) % 4], (e - 240) / 4);
-      }
-      v[j] = Mul(F(trit - 1), d);
-    }
+    for (int j = 0; j < 32; ++j) v[j] = Mul(F(Tq1TritAt(b, 32 * chunk + j) - 1), d);
   }
 };
 template <>

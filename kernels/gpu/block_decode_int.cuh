@@ -594,18 +594,7 @@ struct IntBlock<T::kTQ1_0> {
     for (int k = 0; k < 8; ++k) {
       uint32_t packed = 0;
 #pragma unroll
-      for (int i = 0; i < 4; ++i) {
-        const int e = 32 * chunk + 4 * k + i;
-        int trit;
-        if (e < 160) {
-          trit = Trit(b[e % 32], e / 32);
-        } else if (e < 240) {
-          trit = Trit(b[32 + (e - 160) % 16], (e - 160) / 16);
-        } else {
-          trit = Trit(b[48 + (e - 240) % 4], (e - 240) / 4);
-        }
-        packed |= static_cast<uint32_t>(trit) << (8 * i);
-      }
+      for (int i = 0; i < 4; ++i) packed |= static_cast<uint32_t>(Tq1TritAt(b, 32 * chunk + 4 * k + i)) << (8 * i);
       c.v[k] = static_cast<int>(packed);
     }
     const float d = HalfAt(b + 52);
@@ -620,11 +609,7 @@ struct IntBlock<T::kIQ1_M> {
   template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int ib, IntChunk& c) {
     uint16_t sc[4];
-#pragma unroll
-    for (int i = 0; i < 4; ++i) sc[i] = U16At(b + 48 + 2 * i);
-    const uint16_t d_bits =
-        static_cast<uint16_t>((sc[0] >> 12) | ((sc[1] >> 8) & 0x00F0) | ((sc[2] >> 4) & 0x0F00) | (sc[3] & 0xF000));
-    const float d = HalfBitsToFloat(d_bits);
+    const float d = Iq1mScales(b, sc);
     const uint8_t* qs = b + 4 * ib;
     const uint8_t* qh = b + 32 + 2 * ib;
 #pragma unroll

@@ -275,7 +275,7 @@ LaunchStatus Gemv(const GemvArgs& a, void* workspace, size_t workspace_bytes, St
   if (std::string error = CheckGemv(a, workspace, workspace_bytes); !error.empty()) return {error};
   GemvParams p{};
   p.weights = static_cast<const uint8_t*>(a.weights);
-  p.row_bytes = a.k / KernelBlockValues(a.type) * KernelBlockBytes(a.type);
+  p.row_bytes = RowBytes(a.type, a.k);
   p.rows = static_cast<int>(a.rows);
   p.chunks = static_cast<int>(a.k / 32);
   p.xf = a.x;
@@ -290,7 +290,7 @@ LaunchStatus ExpertGemv(const ExpertGemvArgs& a, void* workspace, size_t workspa
   if (std::string error = CheckExpertGemv(a, workspace, workspace_bytes); !error.empty()) return {error};
   GemvParams p{};
   p.weights = static_cast<const uint8_t*>(a.tower);
-  p.row_bytes = a.k / KernelBlockValues(a.type) * KernelBlockBytes(a.type);
+  p.row_bytes = RowBytes(a.type, a.k);
   p.expert_bytes = p.row_bytes * a.rows;
   p.ids = a.ids;
   p.experts = a.experts;

@@ -52,15 +52,10 @@ __device__ __forceinline__ void WarpSync() {
 #endif
 }
 
-// The value of lane (this lane ^ offset) within a 32-lane group.
-__device__ __forceinline__ float ShuffleXor(float v, int offset) {
-#if defined(VT_HIP)
-  return __shfl_xor(v, offset, kWarpSize);
-#else
-  return __shfl_xor_sync(0xFFFFFFFFu, v, offset);
-#endif
-}
-__device__ __forceinline__ int ShuffleXor(int v, int offset) {
+// The value of lane (this lane ^ offset) within a 32-lane group (int or
+// float).
+template <class V>
+__device__ __forceinline__ V ShuffleXor(V v, int offset) {
 #if defined(VT_HIP)
   return __shfl_xor(v, offset, kWarpSize);
 #else

@@ -107,4 +107,17 @@ inline std::string CheckExpertGemv(const ExpertGemvArgs& a, const void* workspac
                 Workspace(entry, workspace_bytes, WorkspaceFor(a.type, a.k, activations), workspace)});
 }
 
+inline std::string CheckGemm(const GemmArgs& a) {
+  using namespace launch_checks_detail;
+  const char* entry = "Gemm";
+  const std::string type_error = TypeError(entry, a.type, ExpandTypes());
+  if (!type_error.empty()) return type_error;
+  if (a.batch < 1 || a.batch > 65535 * 32) {
+    return std::string(entry) + ": batch = " + std::to_string(a.batch) + " is outside 1.." + std::to_string(65535 * 32);
+  }
+  if (a.rows <= 0 || a.rows > INT32_MAX) return std::string(entry) + ": rows = " + std::to_string(a.rows) + " is out of range";
+  return First({WholeBlocks(entry, "k", a.k, a.type), Pointer(entry, "weights", a.weights, true),
+                Pointer(entry, "x", a.x, true), Pointer(entry, "y", a.y, false)});
+}
+
 }  // namespace vt::gpu

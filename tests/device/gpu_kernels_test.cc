@@ -25,6 +25,19 @@ constexpr uint8_t kPoisonByte = 0xFF;  // bf16 0xFFFF and f32 0xFFFFFFFF: NaNs t
 
 uint64_t FreshSeed() { return (static_cast<uint64_t>(std::random_device{}()) << 32) ^ std::random_device{}(); }
 
+gpu::MatmulArgs Matmul(GgmlType type, const void* weights, int64_t rows, int64_t k, const float* x, int64_t batch,
+                       float* y) {
+  gpu::MatmulArgs args;
+  args.type = type;
+  args.weights = weights;
+  args.rows = rows;
+  args.k = k;
+  args.x = x;
+  args.batch = static_cast<int>(batch);
+  args.y = y;
+  return args;
+}
+
 // Bits equal, or both NaN with the GPU's not the poison left unwritten.
 bool SameBf16(uint16_t gpu, uint16_t cpu) {
   const bool gpu_nan = (gpu & 0x7FFF) > 0x7F80, cpu_nan = (cpu & 0x7FFF) > 0x7F80;
@@ -84,14 +97,7 @@ void CheckGemv(GgmlType type, GemvShape shape, std::mt19937_64& rng) {
   y.Poison(kPoisonByte);
   const size_t workspace_bytes = gpu::GemvWorkspaceBytes(k, shape.batch);
   DeviceArray<uint8_t> workspace(workspace_bytes);
-  gpu::GemvArgs args;
-  args.type = type;
-  args.weights = device_w.get();
-  args.rows = shape.rows;
-  args.k = k;
-  args.x = device_x.get();
-  args.batch = shape.batch;
-  args.y = y.get();
+  const gpu::GemvArgs args = Matmul(type, device_w.get(), shape.rows, k, device_x.get(), shape.batch, y.get());
   const gpu::LaunchStatus status = gpu::Gemv(args, workspace.get(), workspace_bytes, nullptr);
   INFO(status.error);
   REQUIRE(status.ok());
@@ -182,6 +188,45 @@ TEST_CASE("expert GEMV computes the selected experts in one launch; a bad id giv
   }
 }
 
+// GEMM on random data: TF32 inputs carry a relative error of at most 2^-11
+// each, so a product is off by at most 2^-10 of |w x|; float accumulation
+// adds at most 1e-5 of sum |w x|.
+TEST_CASE("GEMM matches the CPU kernels' dequantized product, every decoded type, ragged tiles", "[gpu][gemm]") {
+  const uint64_t seed = FreshSeed();
+  INFO("seed " << seed);
+  std::mt19937_64 rng(seed);
+  for (GgmlType type : gpu::kDecodedTypes) {
+    const int64_t rows = 70, batch = 40;
+    const int64_t k = gpu::KernelBlockValues(type) * (gpu::KernelBlockValues(type) == 32 ? 5 : 2);
+    CAPTURE(NameOf(type), k);
+    const std::vector<uint8_t> w = testing::RandomBlocks(type, rows * k, rng);
+    const std::vector<float> x = testing::RandomFloats(static_cast<size_t>(k * batch), rng);
+    const std::vector<float> w_values = testing::Dequantized(type, w, rows * k);
+    DeviceArray<uint8_t> device_w(w);
+    DeviceArray<float> device_x(x);
+    DeviceArray<float> y(static_cast<size_t>(rows * batch));
+    y.Poison(kPoisonByte);
+    const gpu::LaunchStatus status = gpu::Gemm(Matmul(type, device_w.get(), rows, k, device_x.get(), batch, y.get()), nullptr);
+    INFO(status.error);
+    REQUIRE(status.ok());
+    const std::vector<float> got = y.Download();
+    int failures = 0;
+    for (int64_t b = 0; b < batch; ++b) {
+      for (int64_t r = 0; r < rows; ++r) {
+        const float* w_row = w_values.data() + r * k;
+        const float* x_row = x.data() + b * k;
+        const double want = testing::ExpectedDot(w_row, x_row, k, false).value;
+        const double tolerance = (0x1p-10 + 1e-5) * testing::AbsDot(w_row, x_row, k);
+        const float g = got[static_cast<size_t>(b * rows + r)];
+        if (!(std::fabs(g - want) <= tolerance) && ++failures <= 3) {
+          UNSCOPED_INFO("row " << r << " activation " << b << ": got " << g << ", want " << want << " +- " << tolerance);
+        }
+      }
+    }
+    CHECK(failures == 0);
+  }
+}
+
 // ggml's goldens: `<type>.q` expanded must give `<type>.deq` rounded to
 // BF16; the GEMV of `<type>.q` with `x` must meet `<type>.refdot`.
 TEST_CASE("the GPU kernels reproduce ggml's .deq and .refdot goldens", "[gpu][oracle]") {
@@ -226,13 +271,7 @@ TEST_CASE("the GPU kernels reproduce ggml's .deq and .refdot goldens", "[gpu][or
     DeviceArray<float> y(static_cast<size_t>(rows));
     y.Poison(kPoisonByte);
     DeviceArray<uint8_t> workspace(gpu::GemvWorkspaceBytes(k, 1));
-    gpu::GemvArgs args;
-    args.type = type;
-    args.weights = device_q.get();
-    args.rows = rows;
-    args.k = k;
-    args.x = device_x.get();
-    args.y = y.get();
+    const gpu::GemvArgs args = Matmul(type, device_q.get(), rows, k, device_x.get(), 1, y.get());
     REQUIRE(gpu::Gemv(args, workspace.get(), workspace.Bytes(), nullptr).ok());
     const std::vector<float> got = y.Download();
     int failures = 0;

@@ -111,6 +111,13 @@ inline Expected ExpectedDot(const float* w, const float* x, int64_t k, bool inte
   return e;
 }
 
+// sum_i |w[i] x[i]| in float64: the scale of a dot product's rounding.
+inline double AbsDot(const float* w, const float* x, int64_t k) {
+  double sum = 0;
+  for (int64_t i = 0; i < k; ++i) sum += std::fabs(static_cast<double>(w[i]) * x[i]);
+  return sum;
+}
+
 inline bool UsesIntegerPath(GgmlType type) { return gpu::SetOf(gpu::kIntegerGemvTypes).Contains(type); }
 
 }  // namespace vt::testing

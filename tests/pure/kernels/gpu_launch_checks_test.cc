@@ -69,6 +69,21 @@ TEST_CASE("Gemv refuses bad shapes, pointers and workspaces", "[kernels][gpu]") 
   CHECK(CheckGemv(a, nullptr, 0).empty());
 }
 
+TEST_CASE("Gemm takes any batch and refuses bad shapes", "[kernels][gpu]") {
+  GemmArgs a = ValidGemv();
+  a.batch = 512;
+  CHECK(CheckGemm(a).empty());
+  a.batch = 0;
+  CHECK(CheckGemm(a) == "Gemm: batch = 0 is outside 1..2097120");
+  a = ValidGemv();
+  a.type = GgmlType::kIQ2_XXS;
+  a.k = 4000;
+  CHECK(CheckGemm(a) == "Gemm: k = 4000 is not a positive multiple of 256 (iq2_xxs values per block)");
+  a = ValidGemv();
+  a.x = static_cast<const float*>(At(0x30004));
+  CHECK(CheckGemm(a) == "Gemm: x is not 16-byte aligned");
+}
+
 TEST_CASE("ExpertGemv refuses bad counts and towers", "[kernels][gpu]") {
   ExpertGemvArgs a;
   a.type = GgmlType::kMXFP4;

@@ -1,4 +1,4 @@
-// vt::kernels_gpu: expand to BF16, keep-quant GEMV and expert GEMV on the
+// vt::kernels_gpu: expand to BF16, keep-quant GEMV, expert GEMV and GEMM on the
 // device, for every type in registry.h. No vendor include: pointers are
 // device pointers, `stream` is the vendor's stream handle (cudaStream_t or
 // hipStream_t) or nullptr for the default stream. Launches are asynchronous;
@@ -28,19 +28,28 @@ struct LaunchStatus {
 // cpu::DequantizeRowBf16. `blocks` and `out` 16-byte aligned.
 LaunchStatus ExpandToBf16(GgmlType type, const void* blocks, uint16_t* out, int64_t n, StreamHandle stream);
 
-// y[b][r] = sum_k W[r][k] * x[b][k] for b < batch (1..8), W `rows` x `k` in
-// its file blocks, rows contiguous. Integer-path types (kIntegerGemvTypes)
-// quantize x to int8 per 32 values first (into `workspace`), the others
-// read x as floats. `weights` 16-byte aligned; `k` whole blocks.
-struct GemvArgs {
+// A matrix in its file blocks times activations: y[b][r] = sum_k W[r][k] *
+// x[b][k] for b < batch, W `rows` x `k` with rows contiguous. `weights`
+// 16-byte aligned; `k` whole blocks (registry.h, KernelBlockValues).
+struct MatmulArgs {
   GgmlType type = GgmlType::kF32;
   const void* weights = nullptr;
   int64_t rows = 0;
   int64_t k = 0;
-  const float* x = nullptr;  // [batch][k]
+  const float* x = nullptr;  // [batch][k], 16-byte aligned
   int batch = 1;
   float* y = nullptr;        // [batch][rows]
 };
+
+// Decode, batch 1-8: the weights are read once for the whole batch. Block
+// types (kIntegerGemvTypes) quantize x to int8 per 32 values first (into
+// `workspace`); F32, F16 and BF16 read x as floats.
+using GemvArgs = MatmulArgs;
+
+// Prefill, any batch (GEMV serves 1-8 better). On CUDA the weight tiles are
+// decoded to floats in shared memory and multiplied on tensor cores in TF32
+// (10-bit mantissa inputs, float accumulation); built as HIP, with FMAs.
+using GemmArgs = MatmulArgs;
 
 // MoE decode: for each slot s < count, y[s] = W[ids[s]] x_s over a stacked
 // [experts][rows][k] tower, in one launch. x_s is x (shared_x) or x + s*k.
@@ -70,5 +79,6 @@ constexpr size_t GemvWorkspaceBytes(int64_t k, int activations) {
 
 LaunchStatus Gemv(const GemvArgs& args, void* workspace, size_t workspace_bytes, StreamHandle stream);
 LaunchStatus ExpertGemv(const ExpertGemvArgs& args, void* workspace, size_t workspace_bytes, StreamHandle stream);
+LaunchStatus Gemm(const GemmArgs& args, StreamHandle stream);
 
 }  // namespace vt::gpu

@@ -53,6 +53,11 @@ constexpr int64_t KernelBlockBytes(GgmlType type) {
   return static_cast<int64_t>(traits.block_bytes) * (KernelBlockValues(type) / traits.block_elements);
 }
 
+// Bytes of one row of `k` values (whole blocks) as the kernels lay it out.
+constexpr int64_t RowBytes(GgmlType type, int64_t k) {
+  return k / KernelBlockValues(type) * KernelBlockBytes(type);
+}
+
 // Types a GPU build expands to BF16 on the device.
 constexpr GgmlTypeSet ExpandTypes() { return SetOf(kDecodedTypes); }
 
