@@ -120,6 +120,8 @@ void CheckGemv(GgmlType type, GemvShape shape, std::mt19937_64& rng) {
 }
 
 TEST_CASE("GEMV matches the CPU kernels' dequantized dot, every decoded type, batch 1 to 8", "[gpu][gemv]") {
+  // Shapes: one block; ragged warps and rows; batch 8; many rows at batch 2;
+  // a long row (33792 values) at batch 1.
   const uint64_t seed = FreshSeed();
   INFO("seed " << seed);
   std::mt19937_64 rng(seed);
@@ -129,6 +131,8 @@ TEST_CASE("GEMV matches the CPU kernels' dequantized dot, every decoded type, ba
     CheckGemv(type, {1, 1, 1}, rng);
     CheckGemv(type, {37, (71 + per_block - 1) / per_block, 3}, rng);
     CheckGemv(type, {9, 64 / per_block, 8}, rng);
+    CheckGemv(type, {6437, 32 / per_block, 2}, rng);
+    CheckGemv(type, {3, (1056 + per_block - 1) / per_block, 1}, rng);
   }
 }
 
