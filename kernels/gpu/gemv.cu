@@ -121,7 +121,7 @@ __device__ __forceinline__ void AccumulateFloat(const GemvParams& p, const uint8
 
 // Types whose GEMV stages spans through shared memory; the others load
 // their blocks straight from global memory, lane by lane. Chosen per type
-// from the H200 measurements in docs/BENCHMARKS.md.
+// on an H200 (docs/BENCHMARKS.md).
 template <GgmlType T>
 constexpr bool kStagedGemv = T == GgmlType::kF32 || T == GgmlType::kF16 || T == GgmlType::kBF16 ||
                              T == GgmlType::kQ3_K || T == GgmlType::kQ6_K || T == GgmlType::kIQ1_S ||
@@ -215,7 +215,7 @@ __device__ __forceinline__ void DirectRows(const GemvParams& p, const uint8_t* c
 }
 
 // Batch 1-2 kernels are held to six resident blocks per SM (at most 80
-// registers): measured faster than letting them take more registers.
+// registers): occupancy over registers (docs/BENCHMARKS.md has the runs).
 template <GgmlType T, int R>
 __global__ void __launch_bounds__(kThreads, R == kFewRows ? 6 : 1) GemvKernel(GemvParams p) {
   const int warp = static_cast<int>(threadIdx.x / kWarpSize);

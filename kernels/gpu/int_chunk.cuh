@@ -1,0 +1,134 @@
+// What every integer decoder shares: the IntChunk they fill, how they load
+// (LoadMode, LoadWords, LoadAligned), nibble and table helpers, and the
+// primary template IntBlock<T> they specialize. Internal to kernels/gpu;
+// callers include block_decode_int.cuh.
+#pragma once
+
+#include "block_decode.cuh"
+
+namespace vt::gpu {
+
+struct IntChunk {
+  int v[8];  // four int8 values each, in element order
+  float d[2];
+  float m[2];
+};
+
+// How a decoder reads its block. kCached and kStreaming (bulk loads marked
+// read-once) may read up to 3 bytes past a field that ends unaligned, inside
+// the same aligned word: harmless inside a tensor, so the GEMV uses kExact
+// only for a tensor's last block.
+enum class LoadMode { kCached, kStreaming, kExact };
+
+template <class V, LoadMode kMode>
+__device__ __forceinline__ V Load(const V* p) {
+  if constexpr (kMode == LoadMode::kStreaming) {
+    return LoadStreaming(p);
+  } else {
+    return *p;
+  }
+}
+
+// `N` little-endian words starting at any byte address: aligned word loads,
+// realigned with funnel shifts.
+template <int N, LoadMode kMode = LoadMode::kCached>
+__device__ __forceinline__ void LoadWords(const uint8_t* p, uint32_t* out) {
+  const uintptr_t address = reinterpret_cast<uintptr_t>(p);
+  const uint32_t* aligned = reinterpret_cast<const uint32_t*>(address & ~uintptr_t{3});
+  const uint32_t offset = static_cast<uint32_t>(address & 3u);
+  uint32_t words[N + 1];
+#pragma unroll
+  for (int i = 0; i < N; ++i) words[i] = Load<uint32_t, kMode>(aligned + i);
+  if constexpr (kMode == LoadMode::kExact) {
+    // Only the first `offset` bytes of the last word are wanted.
+    const uint8_t* tail = reinterpret_cast<const uint8_t*>(aligned + N);
+    words[N] = offset == 0 ? 0u
+               : offset == 1 ? tail[0]
+               : offset == 2 ? *reinterpret_cast<const uint16_t*>(tail)
+                             : (*reinterpret_cast<const uint16_t*>(tail) | (static_cast<uint32_t>(tail[2]) << 16));
+  } else {
+    words[N] = offset == 0 ? 0u : Load<uint32_t, kMode>(aligned + N);
+  }
+#pragma unroll
+  for (int i = 0; i < N; ++i) out[i] = FunnelRight(words[i], words[i + 1], 8 * offset);
+}
+
+// `N` words from an address known to be `Align`-byte aligned (16, 8 or 4):
+// the widest loads that alignment allows.
+template <int N, int Align, LoadMode kMode = LoadMode::kCached>
+__device__ __forceinline__ void LoadAligned(const uint8_t* p, uint32_t* out) {
+  static_assert(N % (Align / 4) == 0, "whole vectors");
+  if constexpr (Align == 16) {
+#pragma unroll
+    for (int i = 0; i < N / 4; ++i) {
+      const uint4 v = Load<uint4, kMode>(reinterpret_cast<const uint4*>(p) + i);
+      out[4 * i] = v.x, out[4 * i + 1] = v.y, out[4 * i + 2] = v.z, out[4 * i + 3] = v.w;
+    }
+  } else if constexpr (Align == 8) {
+#pragma unroll
+    for (int i = 0; i < N / 2; ++i) {
+      const uint2 v = Load<uint2, kMode>(reinterpret_cast<const uint2*>(p) + i);
+      out[2 * i] = v.x, out[2 * i + 1] = v.y;
+    }
+  } else {
+    static_assert(Align == 4, "16, 8 or 4");
+#pragma unroll
+    for (int i = 0; i < N; ++i) out[i] = Load<uint32_t, kMode>(reinterpret_cast<const uint32_t*>(p) + i);
+  }
+}
+
+__device__ __forceinline__ void SetScales(IntChunk& c, float d, float m) {
+  c.d[0] = c.d[1] = d;
+  c.m[0] = c.m[1] = m;
+}
+
+// Four packed 4-bit codes per byte pair: the low nibbles of 16 bytes are
+// elements 0..15, the high nibbles elements 16..31.
+__device__ __forceinline__ void SplitNibbles(const uint32_t* words, IntChunk& c) {
+#pragma unroll
+  for (int k = 0; k < 4; ++k) {
+    c.v[k] = static_cast<int>(words[k] & 0x0F0F0F0Fu);
+    c.v[k + 4] = static_cast<int>((words[k] >> 4) & 0x0F0F0F0Fu);
+  }
+}
+
+// A 16-entry int8 table (as four words) looked up by the eight nibbles of
+// `w`; .x holds the entries of the low nibbles, .y those of the high ones.
+__device__ __forceinline__ int2 Lookup16(uint32_t w, const uint32_t* table) {
+  const uint32_t pick_high = 0x32103210u | ((w & 0x88888888u) >> 1);
+  uint32_t half[2];
+#pragma unroll
+  for (int i = 0; i < 2; ++i) {
+    const uint32_t selector = w >> (16 * i);
+    const uint32_t low = BytePerm(table[0], table[1], selector);
+    const uint32_t high = BytePerm(table[2], table[3], selector);
+    half[i] = BytePerm(low, high, pick_high >> (16 * i));
+  }
+  return make_int2(static_cast<int>(BytePerm(half[0], half[1], 0x6420)),
+                   static_cast<int>(BytePerm(half[0], half[1], 0x7531)));
+}
+
+// Sixteen 4-bit table indices (16 bytes) to values.
+__device__ __forceinline__ void LookupNibbles(const uint32_t* words, const int8_t* table_bytes, IntChunk& c) {
+  uint32_t table[4];
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    table[i] = static_cast<uint8_t>(table_bytes[4 * i]) | (static_cast<uint8_t>(table_bytes[4 * i + 1]) << 8) |
+               (static_cast<uint8_t>(table_bytes[4 * i + 2]) << 16) |
+               (static_cast<uint32_t>(static_cast<uint8_t>(table_bytes[4 * i + 3])) << 24);
+  }
+#pragma unroll
+  for (int k = 0; k < 4; ++k) {
+    const int2 values = Lookup16(words[k], table);
+    c.v[k] = values.x;
+    c.v[k + 4] = values.y;
+  }
+}
+
+// Bit i of the low byte of `bits` to byte i (0 or 1), i < 4.
+__device__ __forceinline__ uint32_t BitsToBytes(uint32_t bits) { return ((bits & 15u) * 0x00204081u) & 0x01010101u; }
+
+template <GgmlType T>
+struct IntBlock;  // Decode<LoadMode>(block, chunk, IntChunk&)
+
+}  // namespace vt::gpu

@@ -1,0 +1,147 @@
+// Integer decoders for the K-quants and IQ4_XS: 256-value super-blocks of
+// sub-block scales, eight chunks each.
+#pragma once
+
+#include "int_chunk.cuh"
+
+namespace vt::gpu {
+
+// Q4_K / Q5_K: d, dmin (f16) and the 12 packed scale bytes, read as four
+// aligned words; chunk j's 6-bit scale and min without a branch on j.
+template <LoadMode S>
+__device__ __forceinline__ void SetK4Scales(const uint8_t* b, int j, IntChunk& c) {
+  uint32_t head[4];
+  LoadAligned<4, 16, S>(b, head);
+  const uint32_t words[3] = {head[1], head[2], head[3]};
+  auto byte = [&](int i) { return static_cast<int>((words[i / 4] >> (8 * (i % 4))) & 0xFFu); };
+  const int low = j & 3;
+  const int scale = j < 4 ? (byte(low) & 63) : ((byte(low + 8) & 15) | ((byte(low) >> 6) << 4));
+  const int min = j < 4 ? (byte(low + 4) & 63) : ((byte(low + 8) >> 4) | ((byte(low + 4) >> 6) << 4));
+  const float d = HalfBitsToFloat(static_cast<uint16_t>(head[0] & 0xFFFFu));
+  const float dmin = HalfBitsToFloat(static_cast<uint16_t>(head[0] >> 16));
+  SetScales(c, d * F(scale), dmin * F(min));
+}
+
+template <>
+struct IntBlock<T::kQ4_K> {
+  static constexpr bool kReadsPastFields = false;
+  template <LoadMode S = LoadMode::kCached>
+  __device__ static void Decode(const uint8_t* b, int chunk, IntChunk& c) {
+    uint32_t words[8];
+    LoadAligned<8, 16, S>(b + 16 + 32 * (chunk / 2), words);  // 144-byte blocks: 16-aligned
+    const int shift = 4 * (chunk % 2);
+#pragma unroll
+    for (int k = 0; k < 8; ++k) c.v[k] = static_cast<int>((words[k] >> shift) & 0x0F0F0F0Fu);
+    SetK4Scales<S>(b, chunk, c);
+  }
+};
+template <>
+struct IntBlock<T::kQ5_K> {
+  static constexpr bool kReadsPastFields = false;
+  template <LoadMode S = LoadMode::kCached>
+  __device__ static void Decode(const uint8_t* b, int chunk, IntChunk& c) {
+    uint32_t low[8], high[8];
+    LoadAligned<8, 16, S>(b + 48 + 32 * (chunk / 2), low);  // 176-byte blocks: 16-aligned
+    LoadAligned<8, 16, S>(b + 16, high);
+    const int shift = 4 * (chunk % 2);
+#pragma unroll
+    for (int k = 0; k < 8; ++k) {
+      c.v[k] = static_cast<int>(((low[k] >> shift) & 0x0F0F0F0Fu) | (((high[k] >> chunk) & 0x01010101u) << 4));
+    }
+    SetK4Scales<S>(b, chunk, c);
+  }
+};
+template <>
+struct IntBlock<T::kQ6_K> {
+  // Reads whole words past its last field (LoadWords): the GEMV decodes a
+  // tensor's last block of this type with LoadMode::kExact.
+  static constexpr bool kReadsPastFields = true;
+  template <LoadMode S = LoadMode::kCached>
+  __device__ static void Decode(const uint8_t* b, int chunk, IntChunk& c) {
+    const int n = chunk / 4, quarter = chunk % 4;
+    uint32_t low[8], high[8];
+    LoadWords<8, S>(b + 64 * n + 32 * (quarter % 2), low);
+    LoadWords<8, S>(b + 128 + 32 * n, high);
+    const int low_shift = 4 * (quarter / 2), high_shift = 2 * quarter;
+#pragma unroll
+    for (int k = 0; k < 8; ++k) {
+      c.v[k] = static_cast<int>(((low[k] >> low_shift) & 0x0F0F0F0Fu) | (((high[k] >> high_shift) & 0x03030303u) << 4));
+    }
+    const float d = HalfAt(b + 208);
+    const int8_t* sc = reinterpret_cast<const int8_t*>(b + 192 + 8 * n + 2 * quarter);
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      c.d[h] = d * F(sc[h]);
+      c.m[h] = 32.0f * c.d[h];
+    }
+  }
+};
+template <>
+struct IntBlock<T::kIQ4_XS> {
+  static constexpr bool kReadsPastFields = false;
+  template <LoadMode S = LoadMode::kCached>
+  __device__ static void Decode(const uint8_t* b, int chunk, IntChunk& c) {
+    uint32_t words[4];
+    LoadAligned<4, 8, S>(b + 8 + 16 * chunk, words);  // 136-byte blocks: 8-aligned
+    LookupNibbles(words, iq::kValuesIq4nl, c);
+    const int ls = ((b[4 + chunk / 2] >> (4 * (chunk % 2))) & 15) | (((U16At(b + 2) >> (2 * chunk)) & 3) << 4);
+    SetScales(c, HalfAt(b) * F(ls - 32), 0.0f);
+  }
+};
+template <>
+struct IntBlock<T::kQ8_K> {
+  static constexpr bool kReadsPastFields = false;
+  template <LoadMode S = LoadMode::kCached>
+  __device__ static void Decode(const uint8_t* b, int chunk, IntChunk& c) {
+    LoadAligned<8, 4, S>(b + 4 + 32 * chunk, reinterpret_cast<uint32_t*>(c.v));  // 292-byte blocks
+    SetScales(c, __uint_as_float(*reinterpret_cast<const uint32_t*>(b)), 0.0f);
+  }
+};
+
+template <>
+struct IntBlock<T::kQ2_K> {
+  // Reads whole words past its last field (LoadWords): the GEMV decodes a
+  // tensor's last block of this type with LoadMode::kExact.
+  static constexpr bool kReadsPastFields = true;
+  template <LoadMode S = LoadMode::kCached>
+  __device__ static void Decode(const uint8_t* b, int chunk, IntChunk& c) {
+    uint32_t words[8];
+    LoadWords<8, S>(b + 16 + 32 * (chunk / 4), words);  // 84-byte blocks: 4-aligned
+    const int shift = 2 * (chunk % 4);
+#pragma unroll
+    for (int k = 0; k < 8; ++k) c.v[k] = static_cast<int>((words[k] >> shift) & 0x03030303u);
+    const float d = HalfAt(b + 80), dmin = HalfAt(b + 82);
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const uint8_t sc = b[2 * chunk + h];
+      c.d[h] = d * F(sc & 15);
+      c.m[h] = dmin * F(sc >> 4);
+    }
+  }
+};
+// Q3_K: code low + 4 * high in 0..7 stands for value code - 4.
+template <>
+struct IntBlock<T::kQ3_K> {
+  // Reads whole words past its last field (LoadWords): the GEMV decodes a
+  // tensor's last block of this type with LoadMode::kExact.
+  static constexpr bool kReadsPastFields = true;
+  template <LoadMode S = LoadMode::kCached>
+  __device__ static void Decode(const uint8_t* b, int chunk, IntChunk& c) {
+    uint32_t low[8], high[8];
+    LoadWords<8, S>(b + 32 + 32 * (chunk / 4), low);  // 110-byte blocks: 2-aligned
+    LoadWords<8, S>(b, high);
+    const int shift = 2 * (chunk % 4);
+#pragma unroll
+    for (int k = 0; k < 8; ++k) {
+      c.v[k] = static_cast<int>(((low[k] >> shift) & 0x03030303u) | (((high[k] >> chunk) & 0x01010101u) << 2));
+    }
+    const float d = HalfAt(b + 108);
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      c.d[h] = d * F(Q3kScale(b + 96, 2 * chunk + h));
+      c.m[h] = 4.0f * c.d[h];
+    }
+  }
+};
+
+}  // namespace vt::gpu
