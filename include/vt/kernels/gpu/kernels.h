@@ -1,9 +1,9 @@
 // vt::kernels_gpu: expand to BF16, keep-quant GEMV, expert GEMV and GEMM on the
 // device, for every type in registry.h. No vendor include: pointers are
 // device pointers, `stream` is the vendor's stream handle (cudaStream_t or
-// hipStream_t) or nullptr for the default stream. Launches are asynchronous;
-// a returned error is a refused argument or a failed launch, never a
-// half-done launch.
+// hipStream_t) or nullptr for the default stream. Launches are asynchronous.
+// Arguments are checked before anything is launched: a refused call writes
+// nothing. Otherwise an error is the runtime's report of a failed launch.
 #pragma once
 
 #include <cstddef>
@@ -53,7 +53,8 @@ using GemmArgs = MatmulArgs;
 
 // MoE decode: for each slot s < count, y[s] = W[ids[s]] x_s over a stacked
 // [experts][rows][k] tower, in one launch. x_s is x (shared_x) or x + s*k.
-// An id outside [0, experts) yields NaN rows for its slot.
+// An id outside [0, experts) yields NaN rows for its slot. The workspace is
+// GemvWorkspaceBytes(k, shared_x ? 1 : count).
 struct ExpertGemvArgs {
   GgmlType type = GgmlType::kF32;
   const void* tower = nullptr;
