@@ -129,6 +129,8 @@ __device__ __forceinline__ void LookupNibbles(const uint32_t* words, const int8_
 __device__ __forceinline__ uint32_t BitsToBytes(uint32_t bits) { return ((bits & 15u) * 0x00204081u) & 0x01010101u; }
 
 template <GgmlType T>
-struct IntBlock;  // Decode<LoadMode>(block, chunk, IntChunk&)
+struct IntBlock;  // Decode<LoadMode>(block, chunk, IntChunk&); kReadsPastFields:
+                  // true when a LoadWords read may end past the block, so the
+                  // GEMV decodes a tensor's last block with LoadMode::kExact
 
 }  // namespace vt::gpu

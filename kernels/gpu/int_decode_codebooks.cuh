@@ -21,8 +21,6 @@ __device__ __forceinline__ void SignedGrid(uint64_t grid, uint8_t signs, int* ou
 }
 template <>
 struct IntBlock<T::kIQ2_XXS> {
-  // Reads whole words past its last field (LoadWords): the GEMV decodes a
-  // tensor's last block of this type with LoadMode::kExact.
   static constexpr bool kReadsPastFields = true;
   template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int ib, IntChunk& c) {
@@ -45,8 +43,6 @@ __device__ __forceinline__ void SetIq2HalfScales(float d, uint8_t scales, IntChu
 }
 template <>
 struct IntBlock<T::kIQ2_XS> {
-  // Reads whole words past its last field (LoadWords): the GEMV decodes a
-  // tensor's last block of this type with LoadMode::kExact.
   static constexpr bool kReadsPastFields = true;
   template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int ib, IntChunk& c) {

@@ -53,8 +53,6 @@ struct IntBlock<T::kQ5_K> {
 };
 template <>
 struct IntBlock<T::kQ6_K> {
-  // Reads whole words past its last field (LoadWords): the GEMV decodes a
-  // tensor's last block of this type with LoadMode::kExact.
   static constexpr bool kReadsPastFields = true;
   template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int chunk, IntChunk& c) {
@@ -100,8 +98,6 @@ struct IntBlock<T::kQ8_K> {
 
 template <>
 struct IntBlock<T::kQ2_K> {
-  // Reads whole words past its last field (LoadWords): the GEMV decodes a
-  // tensor's last block of this type with LoadMode::kExact.
   static constexpr bool kReadsPastFields = true;
   template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int chunk, IntChunk& c) {
@@ -122,8 +118,6 @@ struct IntBlock<T::kQ2_K> {
 // Q3_K: code low + 4 * high in 0..7 stands for value code - 4.
 template <>
 struct IntBlock<T::kQ3_K> {
-  // Reads whole words past its last field (LoadWords): the GEMV decodes a
-  // tensor's last block of this type with LoadMode::kExact.
   static constexpr bool kReadsPastFields = true;
   template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int chunk, IntChunk& c) {

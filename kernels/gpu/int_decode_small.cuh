@@ -8,8 +8,6 @@ namespace vt::gpu {
 
 template <>
 struct IntBlock<T::kQ8_0> {
-  // Reads whole words past its last field (LoadWords): the GEMV decodes a
-  // tensor's last block of this type with LoadMode::kExact.
   static constexpr bool kReadsPastFields = true;
   template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int, IntChunk& c) {
@@ -19,8 +17,6 @@ struct IntBlock<T::kQ8_0> {
 };
 template <>
 struct IntBlock<T::kQ8_1> {
-  // Reads whole words past its last field (LoadWords): the GEMV decodes a
-  // tensor's last block of this type with LoadMode::kExact.
   static constexpr bool kReadsPastFields = true;
   template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int, IntChunk& c) {
@@ -30,8 +26,6 @@ struct IntBlock<T::kQ8_1> {
 };
 template <>
 struct IntBlock<T::kQ4_0> {
-  // Reads whole words past its last field (LoadWords): the GEMV decodes a
-  // tensor's last block of this type with LoadMode::kExact.
   static constexpr bool kReadsPastFields = true;
   template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int, IntChunk& c) {
@@ -44,8 +38,6 @@ struct IntBlock<T::kQ4_0> {
 };
 template <>
 struct IntBlock<T::kQ4_1> {
-  // Reads whole words past its last field (LoadWords): the GEMV decodes a
-  // tensor's last block of this type with LoadMode::kExact.
   static constexpr bool kReadsPastFields = true;
   template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int, IntChunk& c) {
@@ -70,8 +62,6 @@ __device__ __forceinline__ void Q5Codes(const uint8_t* qs, uint32_t qh, IntChunk
 }
 template <>
 struct IntBlock<T::kQ5_0> {
-  // Reads whole words past its last field (LoadWords): the GEMV decodes a
-  // tensor's last block of this type with LoadMode::kExact.
   static constexpr bool kReadsPastFields = true;
   template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int, IntChunk& c) {
@@ -82,8 +72,6 @@ struct IntBlock<T::kQ5_0> {
 };
 template <>
 struct IntBlock<T::kQ5_1> {
-  // Reads whole words past its last field (LoadWords): the GEMV decodes a
-  // tensor's last block of this type with LoadMode::kExact.
   static constexpr bool kReadsPastFields = true;
   template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int, IntChunk& c) {
@@ -93,8 +81,6 @@ struct IntBlock<T::kQ5_1> {
 };
 template <>
 struct IntBlock<T::kIQ4_NL> {
-  // Reads whole words past its last field (LoadWords): the GEMV decodes a
-  // tensor's last block of this type with LoadMode::kExact.
   static constexpr bool kReadsPastFields = true;
   template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int, IntChunk& c) {
@@ -106,8 +92,6 @@ struct IntBlock<T::kIQ4_NL> {
 };
 template <>
 struct IntBlock<T::kMXFP4> {
-  // Reads whole words past its last field (LoadWords): the GEMV decodes a
-  // tensor's last block of this type with LoadMode::kExact.
   static constexpr bool kReadsPastFields = true;
   template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int, IntChunk& c) {
@@ -146,8 +130,6 @@ struct IntBlock<T::kNVFP4> {
 };
 template <>
 struct IntBlock<T::kQ2_0> {
-  // Reads whole words past its last field (LoadWords): the GEMV decodes a
-  // tensor's last block of this type with LoadMode::kExact.
   static constexpr bool kReadsPastFields = true;
   template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int chunk, IntChunk& c) {
@@ -165,8 +147,6 @@ struct IntBlock<T::kQ2_0> {
 // Q1_0: a set bit is +d, a clear one -d: value 2d * bit - d.
 template <>
 struct IntBlock<T::kQ1_0> {
-  // Reads whole words past its last field (LoadWords): the GEMV decodes a
-  // tensor's last block of this type with LoadMode::kExact.
   static constexpr bool kReadsPastFields = true;
   template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int chunk, IntChunk& c) {

@@ -8,8 +8,6 @@ namespace vt::gpu {
 
 template <>
 struct IntBlock<T::kTQ2_0> {
-  // Reads whole words past its last field (LoadWords): the GEMV decodes a
-  // tensor's last block of this type with LoadMode::kExact.
   static constexpr bool kReadsPastFields = true;
   template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int chunk, IntChunk& c) {
@@ -54,7 +52,6 @@ __device__ __forceinline__ void Tq1Chunk(const uint32_t (&words)[13], int chunk,
 }
 template <>
 struct IntBlock<T::kTQ1_0> {
-  // The 13 words end inside the block (its scale follows them).
   static constexpr bool kReadsPastFields = false;
   template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int chunk, IntChunk& c) {

@@ -69,9 +69,6 @@ inline std::string CheckExpand(GgmlType type, const void* blocks, const void* ou
                 Pointer("ExpandToBf16", "out", out, true)});
 }
 
-// Whether `type` takes the integer (int8 activation) GEMV path.
-inline bool UsesIntegerGemv(GgmlType type) { return SetOf(kIntegerGemvTypes).Contains(type); }
-
 inline size_t WorkspaceFor(GgmlType type, int64_t k, int activations) {
   return UsesIntegerGemv(type) ? GemvWorkspaceBytes(k, activations) : 0;
 }

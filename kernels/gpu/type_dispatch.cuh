@@ -25,12 +25,7 @@ LaunchStatus DispatchDecoded(GgmlType type, Fn&& fn) {
 }
 
 template <GgmlType T>
-constexpr bool kUsesIntegerGemv = [] {
-  for (GgmlType t : kIntegerGemvTypes) {
-    if (t == T) return true;
-  }
-  return false;
-}();
+constexpr bool kUsesIntegerGemv = UsesIntegerGemv(T);
 
 // The status of the launch just queued.
 inline LaunchStatus LastLaunch(const char* entry) {

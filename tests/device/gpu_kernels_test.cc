@@ -106,7 +106,7 @@ void CheckGemv(GgmlType type, GemvShape shape, std::mt19937_64& rng) {
   for (int b = 0; b < shape.batch; ++b) {
     for (int64_t r = 0; r < shape.rows; ++r) {
       const testing::Expected e = testing::ExpectedDot(w_values.data() + r * k, x.data() + b * k, k,
-                                                       testing::UsesIntegerPath(type));
+                                                       gpu::UsesIntegerGemv(type));
       const float g = got[static_cast<size_t>(b * shape.rows + r)];
       if (!(std::fabs(g - e.value) <= e.tolerance)) {
         if (++failures <= 3) {
@@ -182,7 +182,7 @@ TEST_CASE("expert GEMV computes the selected experts in one launch; a bad id giv
           }
           const float* w_row = w_values.data() + (ids[s] * kRows + r) * k;
           const testing::Expected e =
-              testing::ExpectedDot(w_row, x.data() + (shared_x ? 0 : s * k), k, testing::UsesIntegerPath(type));
+              testing::ExpectedDot(w_row, x.data() + (shared_x ? 0 : s * k), k, gpu::UsesIntegerGemv(type));
           failures += std::fabs(g - e.value) <= e.tolerance ? 0 : 1;
         }
       }
@@ -281,7 +281,7 @@ TEST_CASE("the GPU kernels reproduce ggml's .deq and .refdot goldens", "[gpu][or
     int failures = 0;
     for (int64_t r = 0; r < rows; ++r) {
       const testing::Expected e =
-          testing::ExpectedDot(deq_values.data() + r * k, x.data(), k, testing::UsesIntegerPath(type));
+          testing::ExpectedDot(deq_values.data() + r * k, x.data(), k, gpu::UsesIntegerGemv(type));
       // ggml's refdot is itself a float sum, within the same rounding term.
       failures += std::fabs(got[static_cast<size_t>(r)] - refdot_values[static_cast<size_t>(r)]) <= 2 * e.tolerance ? 0 : 1;
     }

@@ -118,6 +118,4 @@ inline double AbsDot(const float* w, const float* x, int64_t k) {
   return sum;
 }
 
-inline bool UsesIntegerPath(GgmlType type) { return gpu::SetOf(gpu::kIntegerGemvTypes).Contains(type); }
-
 }  // namespace vt::testing

@@ -41,6 +41,9 @@ constexpr GgmlTypeSet SetOf(const std::array<GgmlType, N>& types) {
   return set;
 }
 
+// Whether the GEMV of `type` runs on integer codes (kIntegerGemvTypes).
+constexpr bool UsesIntegerGemv(GgmlType type) { return SetOf(kIntegerGemvTypes).Contains(type); }
+
 // Values per block as the device kernels count them: the block size, or a
 // run of 32 elements for the plain floats (which the kernels read 32 at a
 // time); sizes given to the kernels are whole multiples of this.
