@@ -2,13 +2,16 @@
 // and TSC cycles per 32 values, over rows of 4M values (as ggml's
 // test-quantize-perf measures vec_dot; like it, vec_dot reports both the
 // average and the quickest call). The ISA column says whether the SIMD
-// kernel or the scalar reference ran.
+// kernel or the scalar reference ran. On a CPU with AVX-512 VNNI, rows
+// vec_dot_avx2/<type> time the AVX2 build of the same kernel, the baseline
+// for the AVX-512 build VecDot picks.
 #include <benchmark/benchmark.h>
 #include <x86intrin.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <new>
 #include <string>
 #include <string_view>
 #include <random>
@@ -17,17 +20,35 @@
 #include "vt/kernels/cpu/activation.h"
 #include "vt/kernels/cpu/dequantize.h"
 #include "vt/kernels/cpu/gemv.h"
+#include "vec_dot_simd.h"
 #include "vt/kernels/cpu/vec_dot.h"
 
 namespace {
 
-int64_t kValues = 4 << 20;  // --values N (vt option, before Google Benchmark's) changes it
+int64_t kValues = 4 << 20;
+
+// Rows and activations start on a 64-byte line, as ggml's test-quantize-perf
+// allocates them (its default alignment offset is 0), so the two benches
+// read the same lines per block.
+template <class T>
+struct LineAligned {
+  using value_type = T;
+  LineAligned() = default;
+  template <class U>
+  LineAligned(const LineAligned<U>&) {}
+  T* allocate(size_t n) {
+    return static_cast<T*>(::operator new(n * sizeof(T), std::align_val_t{64}));
+  }
+  void deallocate(T* p, size_t) { ::operator delete(p, std::align_val_t{64}); }
+  bool operator==(const LineAligned&) const { return true; }
+};
+using Bytes = std::vector<uint8_t, LineAligned<uint8_t>>;  // --values N (vt option, before Google Benchmark's) changes it
 
 // Random blocks whose f16 fields are all set to a small finite value, so no
 // NaN or denormal slows a path; timing does not depend on the codes.
-std::vector<uint8_t> RandomRow(vt::GgmlType type) {
+Bytes RandomRow(vt::GgmlType type) {
   const vt::GgmlTypeTraits& traits = vt::TraitsOf(type);
-  std::vector<uint8_t> row(static_cast<size_t>(kValues / traits.block_elements * traits.block_bytes));
+  Bytes row(static_cast<size_t>(kValues / traits.block_elements * traits.block_bytes));
   std::mt19937 random(static_cast<uint32_t>(type) + 1);
   for (uint8_t& b : row) b = static_cast<uint8_t>(random());
   // Clear the top exponent bits of every odd byte: every f16 field is then
@@ -41,25 +62,28 @@ std::vector<uint8_t> RandomRow(vt::GgmlType type) {
   return row;
 }
 
-void VecDot(benchmark::State& state, vt::GgmlType type) {
-  const std::vector<uint8_t> weights = RandomRow(type);
+// `kernel`: an x86 build to time directly, or null for VecDot's own choice.
+void VecDot(benchmark::State& state, vt::GgmlType type, vt::cpu::SimdVecDot kernel) {
+  const Bytes weights = RandomRow(type);
   const vt::GgmlType format = vt::cpu::ActivationFormatFor(type);
   std::vector<float> x(kValues);
   std::mt19937 random(7);
   std::normal_distribution<float> normal;
   for (float& v : x) v = normal(random);
-  std::vector<uint8_t> xq(static_cast<size_t>(kValues / vt::TraitsOf(format).block_elements *
+  Bytes xq(static_cast<size_t>(kValues / vt::TraitsOf(format).block_elements *
                                               vt::TraitsOf(format).block_bytes) + 64);
   if (vt::TraitsOf(format).quantized) {
     vt::cpu::QuantizeActivation(format, x.data(), xq.data(), kValues);
   } else {
     std::memcpy(xq.data(), weights.data(), std::min(xq.size(), weights.size()));
   }
+  const int64_t blocks = kValues / vt::TraitsOf(type).block_elements;
   uint64_t cycles = 0;
   uint64_t fewest = UINT64_MAX;  // the quickest single call, as ggml's "min cycles"
   for (auto _ : state) {
     const uint64_t start = __rdtsc();
-    benchmark::DoNotOptimize(vt::cpu::VecDot(type, weights.data(), xq.data(), kValues));
+    benchmark::DoNotOptimize(kernel != nullptr ? kernel(weights.data(), xq.data(), blocks)
+                                               : vt::cpu::VecDot(type, weights.data(), xq.data(), kValues));
     const uint64_t spent = __rdtsc() - start;
     cycles += spent;
     fewest = std::min(fewest, spent);
@@ -69,11 +93,11 @@ void VecDot(benchmark::State& state, vt::GgmlType type) {
   state.counters["min_cycles_per_32"] = static_cast<double>(fewest) / runs_of_32;
   state.counters["weight_GB/s"] = benchmark::Counter(static_cast<double>(weights.size()) / 1e9,
                                                      benchmark::Counter::kIsIterationInvariantRate);
-  state.SetLabel(vt::cpu::VecDotIsa(type));
+  state.SetLabel(kernel != nullptr ? "avx2" : vt::cpu::VecDotIsa(type));
 }
 
 void Dequantize(benchmark::State& state, vt::GgmlType type) {
-  const std::vector<uint8_t> weights = RandomRow(type);
+  const Bytes weights = RandomRow(type);
   std::vector<float> out(kValues);
   uint64_t cycles = 0;
   for (auto _ : state) {
@@ -125,7 +149,12 @@ void RegisterAll() {
   for (vt::GgmlType type : vt::AllGgmlTypes()) {
     if (!vt::cpu::HasVecDot(type) || !vt::TraitsOf(type).quantized) continue;
     const std::string name(vt::NameOf(type));
-    benchmark::RegisterBenchmark(("vec_dot/" + name).c_str(), VecDot, type)->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(("vec_dot/" + name).c_str(), VecDot, type, nullptr)->Unit(benchmark::kMillisecond);
+    if (std::string_view(vt::cpu::VecDotIsa(type)) == "avx512-vnni") {
+      benchmark::RegisterBenchmark(("vec_dot_avx2/" + name).c_str(), VecDot, type,
+                                   vt::cpu::X86VecDot(vt::cpu::X86Isa::kAvx2, type))
+          ->Unit(benchmark::kMillisecond);
+    }
     benchmark::RegisterBenchmark(("dequantize/" + name).c_str(), Dequantize, type)
         ->Unit(benchmark::kMillisecond);
   }

@@ -13,8 +13,6 @@
 namespace vt::cpu {
 namespace {
 
-using SimdFn = float (*)(const uint8_t*, const uint8_t*, int64_t);
-
 bool CpuHasAvx2Fma() {
   static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
                           __builtin_cpu_supports("f16c");
@@ -28,38 +26,28 @@ bool CpuHasAvx512Vnni() {
   return has;
 }
 
-SimdFn Avx512KernelFor(GgmlType type) {
-  switch (type) {
-    case GgmlType::kQ8_0: return avx512::VecDotQ8_0;
-    case GgmlType::kQ4_0: return avx512::VecDotQ4_0;
-    case GgmlType::kMXFP4: return avx512::VecDotMXFP4;
-    default: return nullptr;
-  }
-}
-
-SimdFn Avx2KernelFor(GgmlType type) {
-  switch (type) {
-    case GgmlType::kQ8_0: return avx2::VecDotQ8_0;
-    case GgmlType::kQ4_0: return avx2::VecDotQ4_0;
-    case GgmlType::kMXFP4: return avx2::VecDotMXFP4;
-    case GgmlType::kQ4_K: return avx2::VecDotQ4_K;
-    case GgmlType::kQ5_K: return avx2::VecDotQ5_K;
-    case GgmlType::kQ6_K: return avx2::VecDotQ6_K;
-    case GgmlType::kIQ4_XS: return avx2::VecDotIQ4_XS;
-    case GgmlType::kIQ2_XXS: return avx2::VecDotIQ2_XXS;
-    case GgmlType::kIQ1_S: return avx2::VecDotIQ1_S;
-    default: return nullptr;
-  }
-}
-
-SimdFn KernelFor(GgmlType type) {
-  if (CpuHasAvx512Vnni()) {
-    if (SimdFn fn = Avx512KernelFor(type)) return fn;
-  }
-  return CpuHasAvx2Fma() ? Avx2KernelFor(type) : nullptr;
+SimdVecDot KernelFor(GgmlType type) {
+  if (CpuHasAvx512Vnni()) return X86VecDot(X86Isa::kAvx512Vnni, type);
+  return CpuHasAvx2Fma() ? X86VecDot(X86Isa::kAvx2, type) : nullptr;
 }
 
 }  // namespace
+
+SimdVecDot X86VecDot(X86Isa isa, GgmlType type) {
+  const X86Kernels& kernels = isa == X86Isa::kAvx512Vnni ? avx512::kKernels : avx2::kKernels;
+  switch (type) {
+    case GgmlType::kQ8_0: return kernels.q8_0;
+    case GgmlType::kQ4_0: return kernels.q4_0;
+    case GgmlType::kMXFP4: return kernels.mxfp4;
+    case GgmlType::kQ4_K: return kernels.q4_k;
+    case GgmlType::kQ5_K: return kernels.q5_k;
+    case GgmlType::kQ6_K: return kernels.q6_k;
+    case GgmlType::kIQ4_XS: return kernels.iq4_xs;
+    case GgmlType::kIQ2_XXS: return kernels.iq2_xxs;
+    case GgmlType::kIQ1_S: return kernels.iq1_s;
+    default: return nullptr;
+  }
+}
 
 const float* HalfToFloatTable() {
   static const std::vector<float> table = [] {
@@ -80,7 +68,7 @@ const float* E8m0HalfToFloatTable() {
 }
 
 float VecDot(GgmlType weight_type, const void* weights, const void* activations, int64_t k) {
-  const SimdFn simd = KernelFor(weight_type);
+  const SimdVecDot simd = KernelFor(weight_type);
   const int64_t block = TraitsOf(weight_type).block_elements;
   const int64_t activation_block = TraitsOf(ActivationFormatFor(weight_type)).block_elements;
   if (simd == nullptr || k < 0 || k % block != 0 || k % activation_block != 0) {
@@ -90,8 +78,8 @@ float VecDot(GgmlType weight_type, const void* weights, const void* activations,
 }
 
 const char* VecDotIsa(GgmlType type) {
-  if (CpuHasAvx512Vnni() && Avx512KernelFor(type) != nullptr) return "avx512-vnni";
-  return KernelFor(type) != nullptr ? "avx2" : "scalar";
+  if (KernelFor(type) == nullptr) return "scalar";
+  return CpuHasAvx512Vnni() ? "avx512-vnni" : "avx2";
 }
 
 }  // namespace vt::cpu

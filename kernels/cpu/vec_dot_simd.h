@@ -4,6 +4,8 @@
 
 #include <cstdint>
 
+#include "vt/policy/ggml_type.h"
+
 namespace vt::cpu {
 // Every f16 bit pattern's float value (256 KiB, built on first use): the SIMD
 // kernels read block scales through it, a load instead of a conversion on the
@@ -11,22 +13,28 @@ namespace vt::cpu {
 const float* HalfToFloatTable();
 // Every E8M0 exponent's value, halved (MXFP4's scale convention).
 const float* E8m0HalfToFloatTable();
+
+using SimdVecDot = float (*)(const uint8_t* w, const uint8_t* x, int64_t blocks);
+
+// The x86 instruction sets a kernel is built for. Both builds come from the
+// same sources (vec_dot_x86_*.inc) and cover the same types.
+enum class X86Isa { kAvx2, kAvx512Vnni };
+
+// The kernel for `type` built for `isa`, or null when the type has none. It
+// may be called only on a CPU that has `isa`.
+SimdVecDot X86VecDot(X86Isa isa, GgmlType type);
+
+// One x86 build's kernels. Each build defines its table in its own
+// namespace from the shared sources (vec_dot_x86_exports.inc).
+struct X86Kernels {
+  SimdVecDot q8_0, q4_0, mxfp4, q4_k, q5_k, q6_k, iq4_xs, iq2_xxs, iq1_s;
+};
+
+namespace avx2 {
+extern const X86Kernels kKernels;
+}
+namespace avx512 {
+extern const X86Kernels kKernels;
+}
+
 }  // namespace vt::cpu
-
-namespace vt::cpu::avx2 {
-float VecDotQ8_0(const uint8_t* w, const uint8_t* x, int64_t blocks);
-float VecDotQ4_0(const uint8_t* w, const uint8_t* x, int64_t blocks);
-float VecDotMXFP4(const uint8_t* w, const uint8_t* x, int64_t blocks);
-float VecDotQ4_K(const uint8_t* w, const uint8_t* x, int64_t blocks);
-float VecDotQ5_K(const uint8_t* w, const uint8_t* x, int64_t blocks);
-float VecDotQ6_K(const uint8_t* w, const uint8_t* x, int64_t blocks);
-float VecDotIQ4_XS(const uint8_t* w, const uint8_t* x, int64_t blocks);
-float VecDotIQ2_XXS(const uint8_t* w, const uint8_t* x, int64_t blocks);
-float VecDotIQ1_S(const uint8_t* w, const uint8_t* x, int64_t blocks);
-}  // namespace vt::cpu::avx2
-
-namespace vt::cpu::avx512 {
-float VecDotQ8_0(const uint8_t* w, const uint8_t* x, int64_t blocks);
-float VecDotQ4_0(const uint8_t* w, const uint8_t* x, int64_t blocks);
-float VecDotMXFP4(const uint8_t* w, const uint8_t* x, int64_t blocks);
-}  // namespace vt::cpu::avx512

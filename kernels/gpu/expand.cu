@@ -2,6 +2,7 @@
 // and writes 64 bytes; the rounding is the CPU kernels' FloatToBf16.
 #include "block_decode.cuh"
 #include "launch_checks.h"
+#include "span_stage.cuh"
 #include "type_dispatch.cuh"
 
 namespace vt::gpu {
@@ -16,22 +17,47 @@ __device__ __forceinline__ uint32_t Bf16Bits(float f) {
 
 constexpr int kExpandThreads = 256;
 
-// Each thread decodes one chunk into shared memory; the warp then writes its
-// 32 chunks (2 KiB) with 16-byte stores that cover whole lines.
+// Types whose warps stage their blocks through shared memory before
+// decoding (span_stage.cuh); the others read them lane by lane. Chosen on an
+// H200 (docs/BENCHMARKS.md): staging took Q8_0 (34-byte blocks) from 3201 to
+// 3313 GB/s and TQ1_0 from 639 to 717, and slowed every other type it was
+// tried on (Q4_K 3135 to 2717).
+template <GgmlType T>
+constexpr bool kStagedExpand = T == GgmlType::kQ8_0 || T == GgmlType::kTQ1_0;
+
+// Each warp reads the blocks of its 32 chunks as whole 16-byte pieces into
+// shared memory (span_stage.cuh: every load covers contiguous lines), each
+// thread decodes one chunk from there into shared memory, and the warp
+// writes its 32 chunks (2 KiB) with 16-byte stores that cover whole lines.
 template <GgmlType T>
 __global__ void __launch_bounds__(kExpandThreads) ExpandKernel(const uint8_t* blocks, uint4* out, int64_t chunks) {
   using B = Block<T>;
   constexpr int kChunksPerBlock = B::kValues / 32;
+  constexpr int kSpanBytes = kWarpSize / kChunksPerBlock * B::kBytes;  // a warp's 32 chunks
+  constexpr int kPerLane = kPiecesPerLane<kSpanBytes>;
+  constexpr int kWarps = kExpandThreads / kWarpSize;
   __shared__ uint4 staged[kExpandThreads * 4];
+  __shared__ uint4 staged_blocks[kWarps][kStagedExpand<T> ? kStagedBytes<kSpanBytes> / 16 : 1];
   const int lane = static_cast<int>(threadIdx.x % kWarpSize);
-  uint4* warp_staged = staged + (threadIdx.x / kWarpSize) * kWarpSize * 4;
+  const int warp = static_cast<int>(threadIdx.x / kWarpSize);
+  uint4* warp_staged = staged + warp * kWarpSize * 4;
+  const uint8_t* limit = blocks + chunks / kChunksPerBlock * B::kBytes;
   const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
   for (int64_t first = static_cast<int64_t>(blockIdx.x) * blockDim.x; first < chunks; first += stride) {
     const int64_t warp_first = first + (threadIdx.x / kWarpSize) * kWarpSize;
     const int64_t ch = warp_first + lane;
+    const uint8_t* span = blocks + warp_first / kChunksPerBlock * B::kBytes;
+    if constexpr (kStagedExpand<T>) {
+      uint4 pieces[kPerLane];
+      const int64_t span_chunks = chunks - warp_first < kWarpSize ? chunks - warp_first : kWarpSize;
+      LoadSpan<kPerLane>(span, static_cast<int>(span_chunks > 0 ? span_chunks / kChunksPerBlock * B::kBytes : 0),
+                         limit, pieces);
+      span = StoreSpan<kPerLane>(span, pieces, staged_blocks[warp]);
+      WarpSync();
+    }
     if (ch < chunks) {
       float v[32];
-      B::Decode(blocks + (ch / kChunksPerBlock) * B::kBytes, static_cast<int>(ch % kChunksPerBlock), v);
+      B::Decode(span + lane / kChunksPerBlock * B::kBytes, static_cast<int>(ch % kChunksPerBlock), v);
 #pragma unroll
       for (int q = 0; q < 4; ++q) {
         uint4 packed;

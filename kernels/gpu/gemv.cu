@@ -121,12 +121,13 @@ __device__ __forceinline__ void AccumulateFloat(const GemvParams& p, const uint8
 
 // Types whose GEMV stages spans through shared memory; the others load
 // their blocks straight from global memory, lane by lane. Chosen per type
-// on an H200 (docs/BENCHMARKS.md).
+// on an H200 (docs/BENCHMARKS.md); Q8_0's 34-byte blocks, read lane by lane,
+// touched many lines per load (batch 1: 2866 GB/s direct, 3172 staged).
 template <GgmlType T>
 constexpr bool kStagedGemv = T == GgmlType::kF32 || T == GgmlType::kF16 || T == GgmlType::kBF16 ||
-                             T == GgmlType::kQ3_K || T == GgmlType::kQ6_K || T == GgmlType::kIQ1_S ||
-                             T == GgmlType::kIQ1_M || T == GgmlType::kIQ2_XS || T == GgmlType::kIQ2_S ||
-                             T == GgmlType::kIQ3_XXS || T == GgmlType::kIQ3_S;
+                             T == GgmlType::kQ8_0 || T == GgmlType::kQ3_K || T == GgmlType::kQ6_K ||
+                             T == GgmlType::kIQ1_S || T == GgmlType::kIQ1_M || T == GgmlType::kIQ2_XS ||
+                             T == GgmlType::kIQ2_S || T == GgmlType::kIQ3_XXS || T == GgmlType::kIQ3_S;
 
 template <GgmlType T, int R, LoadMode kMode>
 __device__ __forceinline__ void Accumulate(const GemvParams& p, const uint8_t* const (&blocks)[R], int sub, int ch,

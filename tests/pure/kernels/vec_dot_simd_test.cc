@@ -40,6 +40,19 @@ uint16_t HalfOf(float value) {
   return 0x3C00;
 }
 
+struct X86Build {
+  cpu::X86Isa isa;
+  const char* name;
+  bool supported;
+};
+
+std::vector<X86Build> X86Builds() {
+  const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c");
+  const bool avx512 = avx2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                      __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vnni");
+  return {{cpu::X86Isa::kAvx2, "avx2", avx2}, {cpu::X86Isa::kAvx512Vnni, "avx512-vnni", avx512}};
+}
+
 TEST_CASE("SIMD vec_dot agrees with the scalar reference on random blocks", "[kernels][simd]") {
   std::mt19937 random(1234);
   std::uniform_int_distribution<int> byte(0, 255);
@@ -47,6 +60,7 @@ TEST_CASE("SIMD vec_dot agrees with the scalar reference on random blocks", "[ke
   std::vector<uint16_t> halves;
   for (int k = 1; k < 64; ++k) halves.push_back(HalfOf(static_cast<float>(k) / 1024.0f));
   int compared = 0;
+  int builds_compared = 0;
   for (const ScaleLayout& layout : Layouts()) {
     const GgmlType type = layout.type;
     const GgmlTypeTraits& traits = TraitsOf(type);
@@ -81,27 +95,36 @@ TEST_CASE("SIMD vec_dot agrees with the scalar reference on random blocks", "[ke
       const float reference = cpu::VecDotReference(type, w, x, k);
       CAPTURE(NameOf(type), k, fast, reference, magnitude, cpu::VecDotIsa(type));
       CHECK(std::fabs(static_cast<double>(fast) - reference) <= 1e-5 * magnitude + 1e-30);
-      // The AVX2 build of a kernel VecDot runs as AVX-512 on this CPU.
-      if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
-        const int64_t blocks = k / traits.block_elements;
-        float avx2 = reference;
-        if (type == GgmlType::kQ8_0) avx2 = cpu::avx2::VecDotQ8_0(w, x, blocks);
-        if (type == GgmlType::kQ4_0) avx2 = cpu::avx2::VecDotQ4_0(w, x, blocks);
-        if (type == GgmlType::kMXFP4) avx2 = cpu::avx2::VecDotMXFP4(w, x, blocks);
-        CHECK(std::fabs(static_cast<double>(avx2) - reference) <= 1e-5 * magnitude + 1e-30);
+      // Every x86 build this CPU can run, not only the one VecDot chose.
+      const int64_t blocks = k / traits.block_elements;
+      for (const auto& [isa, name, supported] : X86Builds()) {
+        if (!supported) continue;
+        const cpu::SimdVecDot kernel = cpu::X86VecDot(isa, type);
+        REQUIRE(kernel != nullptr);
+        const float built = kernel(w, x, blocks);
+        CAPTURE(name, built);
+        CHECK(std::fabs(static_cast<double>(built) - reference) <= 1e-5 * magnitude + 1e-30);
+        ++builds_compared;
       }
       ++compared;
     }
   }
   CHECK(compared == 9 * 6);
+  INFO("x86 builds this CPU runs: " << builds_compared / compared);
+  CHECK(builds_compared % compared == 0);
 }
 
-TEST_CASE("every hot type has an AVX2 kernel on a CPU with AVX2", "[kernels][simd]") {
-  if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma")) return;
+TEST_CASE("every hot type has a kernel in both x86 builds, and VecDot picks the widest the CPU runs",
+          "[kernels][simd]") {
   for (const ScaleLayout& layout : Layouts()) {
     CAPTURE(NameOf(layout.type));
-    CHECK(std::string(cpu::VecDotIsa(layout.type)) != "scalar");
+    CHECK(cpu::X86VecDot(cpu::X86Isa::kAvx2, layout.type) != nullptr);
+    CHECK(cpu::X86VecDot(cpu::X86Isa::kAvx512Vnni, layout.type) != nullptr);
+    const std::vector<X86Build> builds = X86Builds();
+    const char* expected = builds[1].supported ? "avx512-vnni" : builds[0].supported ? "avx2" : "scalar";
+    CHECK(std::string(cpu::VecDotIsa(layout.type)) == expected);
   }
+  CHECK(cpu::X86VecDot(cpu::X86Isa::kAvx2, GgmlType::kIQ3_XXS) == nullptr);
   CHECK(std::string(cpu::VecDotIsa(GgmlType::kIQ3_XXS)) == "scalar");
 }
 
