@@ -3,6 +3,7 @@
 namespace vt::gpu {
 
 __global__ void QuantizeActivationsQ8(const float* x, int64_t runs, Q8Activations out) {
+  StartDependentKernel();  // the GEMV may launch now; it waits for this grid before reading `out`
   const int lane = static_cast<int>(threadIdx.x % kWarpSize);
   const int64_t warps = static_cast<int64_t>(gridDim.x) * (blockDim.x / kWarpSize);
   for (int64_t run = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / kWarpSize; run < runs;

@@ -223,6 +223,7 @@ __global__ void __launch_bounds__(kThreads, R == kFewRows ? 6 : 1) GemvKernel(Ge
   const int row0 = (static_cast<int>(blockIdx.x) * kWarpsPerBlock + warp) * R;
   if (row0 >= p.rows) return;
   float acc[R][kMaxGemvBatch] = {};
+  WaitForPreviousKernel();  // the quantized activations (and expert ids) are written
   const uint8_t* w = SlotWeights(p);
   if (w == nullptr) {
 #pragma unroll
@@ -258,15 +259,17 @@ LaunchStatus LaunchGemv(GemvParams p, int activations, int slots, void* workspac
     constexpr int R = decltype(rows_per_warp)::value;
     const int rows_per_block = R * kWarpsPerBlock;
     const dim3 grid(static_cast<unsigned>((p.rows + rows_per_block - 1) / rows_per_block), static_cast<unsigned>(slots));
-    GemvKernel<T, R><<<grid, kThreads, 0, stream>>>(p);
+    return LaunchAfterPrevious(GemvKernel<T, R>, grid, dim3(kThreads), stream, p);
   };
+  cudaError_t launched;
   if constexpr (!kUsesIntegerGemv<T>) {
-    launch(std::integral_constant<int, 1>{});  // float spans are large: one row per warp
+    launched = launch(std::integral_constant<int, 1>{});  // float spans are large: one row per warp
   } else if (p.batch <= 2) {
-    launch(std::integral_constant<int, kFewRows>{});
+    launched = launch(std::integral_constant<int, kFewRows>{});
   } else {
-    launch(std::integral_constant<int, kManyRows>{});
+    launched = launch(std::integral_constant<int, kManyRows>{});
   }
+  if (launched != cudaSuccess) return {std::string(entry) + ": launch failed: " + cudaGetErrorString(launched)};
   return LastLaunch(entry);
 }
 

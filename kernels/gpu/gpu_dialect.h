@@ -52,6 +52,45 @@ __device__ __forceinline__ void WarpSync() {
 #endif
 }
 
+// Programmatic dependent launch (Hopper): a kernel launched with
+// LaunchAfterPrevious may start while the kernel before it in the stream
+// finishes; it must call WaitForPreviousKernel before reading that kernel's
+// output. StartDependentKernel lets the next such kernel start launching.
+// Both are no-ops on HIP and when the kernel was launched plainly.
+__device__ __forceinline__ void WaitForPreviousKernel() {
+#if !defined(VT_HIP) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;\n" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void StartDependentKernel() {
+#if !defined(VT_HIP) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory");
+#endif
+}
+
+// Launches kernel<<<grid, block, 0, stream>>>(args...), allowed to overlap
+// the end of the kernel before it in the stream (see WaitForPreviousKernel).
+template <class... Params, class... Args>
+cudaError_t LaunchAfterPrevious(void (*kernel)(Params...), dim3 grid, dim3 block, cudaStream_t stream,
+                                Args&&... args) {
+#if defined(VT_HIP)
+  kernel<<<grid, block, 0, stream>>>(static_cast<Params>(args)...);
+  return hipGetLastError();
+#else
+  cudaLaunchConfig_t config{};
+  config.gridDim = grid;
+  config.blockDim = block;
+  config.dynamicSmemBytes = 0;
+  config.stream = stream;
+  cudaLaunchAttribute overlap{};
+  overlap.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  overlap.val.programmaticStreamSerializationAllowed = 1;
+  config.attrs = &overlap;
+  config.numAttrs = 1;
+  return cudaLaunchKernelEx(&config, kernel, static_cast<Params>(args)...);
+#endif
+}
+
 // The value of lane (this lane ^ offset) within a 32-lane group (int or
 // float).
 template <class V>
