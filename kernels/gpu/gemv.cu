@@ -232,10 +232,22 @@ __device__ __forceinline__ void DirectRows(const GemvParams& p, const uint8_t* c
   }
 }
 
-// Batch 1-2 kernels are held to six resident blocks per SM (at most 80
-// registers): occupancy over registers (docs/BENCHMARKS.md has the runs).
+// Resident blocks per SM the compiler must leave room for (it caps
+// registers to fit): six for batch 1-2 kernels (at most 80 registers), four
+// for the batch 3-8 kernels of the types where that measured faster, none
+// for the rest. Chosen on an H200 (docs/BENCHMARKS.md has the runs): at
+// batch 8 four took Q6_K from 842 to 1021 GB/s and IQ4_XS from 892 to 1010,
+// and Q8_0 from 1442 down to 1011.
 template <GgmlType T, int R>
-__global__ void __launch_bounds__(kThreads, R == kFewRows ? 6 : 1) GemvKernel(GemvParams p) {
+constexpr int kMinBlocksPerSm =
+    R == kFewRows ? 6
+    : (T == GgmlType::kQ4_0 || T == GgmlType::kQ5_K || T == GgmlType::kQ6_K || T == GgmlType::kIQ4_XS ||
+       T == GgmlType::kMXFP4)
+        ? 4
+        : 1;
+
+template <GgmlType T, int R>
+__global__ void __launch_bounds__(kThreads, (kMinBlocksPerSm<T, R>)) GemvKernel(GemvParams p) {
   const int warp = static_cast<int>(threadIdx.x / kWarpSize);
   const int row0 = (static_cast<int>(blockIdx.x) * kWarpsPerBlock + warp) * R;
   if (row0 >= p.rows) return;
