@@ -236,15 +236,16 @@ __device__ __forceinline__ void DirectRows(const GemvParams& p, const uint8_t* c
 // registers to fit): six for batch 1-2 kernels (at most 80 registers), four
 // for the batch 3-8 kernels of the types where that measured faster, none
 // for the rest. Chosen on an H200 (docs/BENCHMARKS.md has the runs): at
-// batch 8 four took Q6_K from 842 to 1021 GB/s and IQ4_XS from 892 to 1010,
-// and Q8_0 from 1442 down to 1011.
+// batch 8 four took Q6_K from 842 to 1021 GB/s and Q2_K from 439 to 699,
+// but Q8_0 from 1442 down to 1011 and IQ1_S from 414 to 305.
+template <GgmlType T>
+constexpr bool kFourBlocksAtManyRows =
+    T == GgmlType::kQ4_0 || T == GgmlType::kQ4_1 || T == GgmlType::kQ2_K || T == GgmlType::kQ5_K ||
+    T == GgmlType::kQ6_K || T == GgmlType::kIQ2_XXS || T == GgmlType::kIQ4_NL || T == GgmlType::kIQ4_XS ||
+    T == GgmlType::kMXFP4 || T == GgmlType::kTQ2_0 || T == GgmlType::kQ1_0 || T == GgmlType::kQ2_0;
+
 template <GgmlType T, int R>
-constexpr int kMinBlocksPerSm =
-    R == kFewRows ? 6
-    : (T == GgmlType::kQ4_0 || T == GgmlType::kQ5_K || T == GgmlType::kQ6_K || T == GgmlType::kIQ4_XS ||
-       T == GgmlType::kMXFP4)
-        ? 4
-        : 1;
+constexpr int kMinBlocksPerSm = R == kFewRows ? 6 : kFourBlocksAtManyRows<T> ? 4 : 1;
 
 template <GgmlType T, int R>
 __global__ void __launch_bounds__(kThreads, (kMinBlocksPerSm<T, R>)) GemvKernel(GemvParams p) {
