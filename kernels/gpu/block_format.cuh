@@ -18,6 +18,11 @@ __device__ __forceinline__ uint32_t U32At(const uint8_t* p) {
          (static_cast<uint32_t>(p[2]) << 16) | (static_cast<uint32_t>(p[3]) << 24);
 }
 __device__ __forceinline__ float HalfAt(const uint8_t* p) { return HalfBitsToFloat(U16At(p)); }
+// The same from a 2-byte aligned address, in one load. Every f16 or u16
+// field of a block whose size is even sits at an even offset, and tensors
+// are 16-byte aligned (launch_checks.h), so the integer decoders use these.
+__device__ __forceinline__ uint16_t AlignedU16At(const uint8_t* p) { return *reinterpret_cast<const uint16_t*>(p); }
+__device__ __forceinline__ float AlignedHalfAt(const uint8_t* p) { return HalfBitsToFloat(AlignedU16At(p)); }
 __device__ __forceinline__ float Mul(float a, float b) { return __fmul_rn(a, b); }
 // a * b + c rounded twice, as the CPU computes it.
 __device__ __forceinline__ float MulAdd(float a, float b, float c) { return __fadd_rn(__fmul_rn(a, b), c); }

@@ -30,7 +30,7 @@ struct IntBlock<T::kIQ2_XXS> {
     for (int l = 0; l < 4; ++l) {
       SignedGrid(iq::kIq2xxsGrid[(aux[0] >> (8 * l)) & 0xFF], iq::kSignsIq2xs[(aux[1] >> (7 * l)) & 127], c.v + 2 * l);
     }
-    SetScales(c, HalfAt(b) * (0.5f + F(static_cast<int>(aux[1] >> 28))) * 0.25f, 0.0f);
+    SetScales(c, AlignedHalfAt(b) * (0.5f + F(static_cast<int>(aux[1] >> 28))) * 0.25f, 0.0f);
   }
 };
 // IQ2_XS / IQ2_S: one 4-bit scale per half of the group, d (0.5 + s) / 4.
@@ -53,7 +53,7 @@ struct IntBlock<T::kIQ2_XS> {
       const uint32_t q = (words[l / 2] >> (16 * (l % 2))) & 0xFFFFu;
       SignedGrid(iq::kIq2xsGrid[q & 511], iq::kSignsIq2xs[q >> 9], c.v + 2 * l);
     }
-    SetIq2HalfScales(HalfAt(b), b[66 + ib], c);
+    SetIq2HalfScales(AlignedHalfAt(b), b[66 + ib], c);
   }
 };
 template <>
@@ -68,7 +68,7 @@ struct IntBlock<T::kIQ2_S> {
     for (int l = 0; l < 4; ++l) {
       SignedGrid(iq::kIq2sGrid[qs[l] | ((qh << (8 - 2 * l)) & 0x300)], signs[l], c.v + 2 * l);
     }
-    SetIq2HalfScales(HalfAt(b), scales, c);
+    SetIq2HalfScales(AlignedHalfAt(b), scales, c);
   }
 };
 template <>
@@ -83,7 +83,7 @@ struct IntBlock<T::kIQ3_XXS> {
       SignedGrid(Pair(iq::kIq3xxsGrid[qs[2 * l]], iq::kIq3xxsGrid[qs[2 * l + 1]]),
                  iq::kSignsIq2xs[(aux >> (7 * l)) & 127], c.v + 2 * l);
     }
-    SetScales(c, HalfAt(b) * (0.5f + F(static_cast<int>(aux >> 28))) * 0.5f, 0.0f);
+    SetScales(c, AlignedHalfAt(b) * (0.5f + F(static_cast<int>(aux >> 28))) * 0.5f, 0.0f);
   }
 };
 template <>
@@ -101,7 +101,7 @@ struct IntBlock<T::kIQ3_S> {
       SignedGrid(Pair(first, second), signs[l], c.v + 2 * l);
     }
     const uint8_t scales = b[106 + ib / 2];
-    SetScales(c, HalfAt(b) * F(1 + 2 * ((ib % 2) ? (scales >> 4) : (scales & 15))), 0.0f);
+    SetScales(c, AlignedHalfAt(b) * F(1 + 2 * ((ib % 2) ? (scales >> 4) : (scales & 15))), 0.0f);
   }
 };
 // IQ1_S: value dl * (grid + delta), grid bytes already signed (-1, 0, 1);
@@ -112,14 +112,14 @@ struct IntBlock<T::kIQ1_S> {
   template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int ib, IntChunk& c) {
     const uint8_t* qs = b + 2 + 4 * ib;
-    const uint16_t qh = U16At(b + 34 + 2 * ib);
+    const uint16_t qh = AlignedU16At(b + 34 + 2 * ib);
 #pragma unroll
     for (int l = 0; l < 4; ++l) {
       const uint64_t grid = iq::kIq1sGrid[qs[l] | (((qh >> (3 * l)) & 7) << 8)];
       c.v[2 * l] = static_cast<int>(static_cast<uint32_t>(grid));
       c.v[2 * l + 1] = static_cast<int>(static_cast<uint32_t>(grid >> 32));
     }
-    const float dl = HalfAt(b) * F(2 * ((qh >> 12) & 7) + 1);
+    const float dl = AlignedHalfAt(b) * F(2 * ((qh >> 12) & 7) + 1);
     SetScales(c, dl, -dl * ((qh & 0x8000) ? -kIq1Delta : kIq1Delta));
   }
 };

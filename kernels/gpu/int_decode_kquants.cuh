@@ -65,7 +65,7 @@ struct IntBlock<T::kQ6_K> {
     for (int k = 0; k < 8; ++k) {
       c.v[k] = static_cast<int>(((low[k] >> low_shift) & 0x0F0F0F0Fu) | (((high[k] >> high_shift) & 0x03030303u) << 4));
     }
-    const float d = HalfAt(b + 208);
+    const float d = AlignedHalfAt(b + 208);
     const int8_t* sc = reinterpret_cast<const int8_t*>(b + 192 + 8 * n + 2 * quarter);
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
@@ -79,11 +79,12 @@ struct IntBlock<T::kIQ4_XS> {
   static constexpr bool kReadsPastFields = false;
   template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int chunk, IntChunk& c) {
-    uint32_t words[4];
+    uint32_t words[4], head[2];  // head: d, scales_h (16 bits each), then scales_l (4 bytes)
     LoadAligned<4, 8, S>(b + 8 + 16 * chunk, words);  // 136-byte blocks: 8-aligned
+    LoadAligned<2, 8, S>(b, head);
     LookupNibbles(words, iq::kValuesIq4nl, c);
-    const int ls = ((b[4 + chunk / 2] >> (4 * (chunk % 2))) & 15) | (((U16At(b + 2) >> (2 * chunk)) & 3) << 4);
-    SetScales(c, HalfAt(b) * F(ls - 32), 0.0f);
+    const int ls = static_cast<int>(((head[1] >> (4 * chunk)) & 15u) | (((head[0] >> (16 + 2 * chunk)) & 3u) << 4));
+    SetScales(c, HalfBitsToFloat(static_cast<uint16_t>(head[0] & 0xFFFFu)) * F(ls - 32), 0.0f);
   }
 };
 template <>
@@ -106,7 +107,7 @@ struct IntBlock<T::kQ2_K> {
     const int shift = 2 * (chunk % 4);
 #pragma unroll
     for (int k = 0; k < 8; ++k) c.v[k] = static_cast<int>((words[k] >> shift) & 0x03030303u);
-    const float d = HalfAt(b + 80), dmin = HalfAt(b + 82);
+    const float d = AlignedHalfAt(b + 80), dmin = AlignedHalfAt(b + 82);
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
       const uint8_t sc = b[2 * chunk + h];
@@ -129,7 +130,7 @@ struct IntBlock<T::kQ3_K> {
     for (int k = 0; k < 8; ++k) {
       c.v[k] = static_cast<int>(((low[k] >> shift) & 0x03030303u) | (((high[k] >> chunk) & 0x01010101u) << 2));
     }
-    const float d = HalfAt(b + 108);
+    const float d = AlignedHalfAt(b + 108);
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
       c.d[h] = d * F(Q3kScale(b + 96, 2 * chunk + h));

@@ -16,7 +16,7 @@ struct IntBlock<T::kTQ2_0> {
     const int shift = 2 * (chunk % 4);
 #pragma unroll
     for (int k = 0; k < 8; ++k) c.v[k] = static_cast<int>((words[k] >> shift) & 0x03030303u);
-    const float d = HalfAt(b + 64);
+    const float d = HalfAt(b + 64);  // byte loads: see Q4_0 (int_decode_small.cuh)
     SetScales(c, d, d);
   }
 };
@@ -58,7 +58,7 @@ struct IntBlock<T::kTQ1_0> {
     uint32_t words[13];
     LoadWords<13, S>(b, words);  // 54-byte blocks: 2-aligned
     Tq1Chunk(words, chunk, c);
-    const float d = HalfAt(b + 52);
+    const float d = AlignedHalfAt(b + 52);
     SetScales(c, d, d);
   }
 };
