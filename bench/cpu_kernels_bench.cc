@@ -25,7 +25,7 @@
 
 namespace {
 
-int64_t kValues = 4 << 20;
+int64_t kValues = 4 << 20;  // --values N (vt option, before Google Benchmark's) changes it
 
 // Rows and activations start on a 64-byte line, as ggml's test-quantize-perf
 // allocates them (its default alignment offset is 0), so the two benches
@@ -42,7 +42,7 @@ struct LineAligned {
   void deallocate(T* p, size_t) { ::operator delete(p, std::align_val_t{64}); }
   bool operator==(const LineAligned&) const { return true; }
 };
-using Bytes = std::vector<uint8_t, LineAligned<uint8_t>>;  // --values N (vt option, before Google Benchmark's) changes it
+using Bytes = std::vector<uint8_t, LineAligned<uint8_t>>;
 
 // Random blocks whose f16 fields are all set to a small finite value, so no
 // NaN or denormal slows a path; timing does not depend on the codes.
@@ -70,8 +70,8 @@ void VecDot(benchmark::State& state, vt::GgmlType type, vt::cpu::SimdVecDot kern
   std::mt19937 random(7);
   std::normal_distribution<float> normal;
   for (float& v : x) v = normal(random);
-  Bytes xq(static_cast<size_t>(kValues / vt::TraitsOf(format).block_elements *
-                                              vt::TraitsOf(format).block_bytes) + 64);
+  Bytes xq(static_cast<size_t>(kValues / vt::TraitsOf(format).block_elements * vt::TraitsOf(format).block_bytes) +
+           64);
   if (vt::TraitsOf(format).quantized) {
     vt::cpu::QuantizeActivation(format, x.data(), xq.data(), kValues);
   } else {

@@ -8,8 +8,9 @@
 
 namespace vt::cpu {
 // Every f16 bit pattern's float value (256 KiB, built on first use): the SIMD
-// kernels read block scales through it, a load instead of a conversion on the
-// shuffle port.
+// kernels but Q8_0's read block scales through it, a load instead of a
+// conversion on the shuffle port (vec_dot_x86_blocks.inc says why Q8_0
+// converts).
 const float* HalfToFloatTable();
 // Every E8M0 exponent's value, halved (MXFP4's scale convention).
 const float* E8m0HalfToFloatTable();
