@@ -9,9 +9,11 @@
 // floating-point operations / time. Time: CUDA events around a
 // run of launches, the median of 5 runs. Needs a GPU; exits 77 without.
 //
-// Usage: vt_bench_gpu_kernels [--quick] [--types q4_K,q8_0,...]
+// Usage: vt_bench_gpu_kernels [--quick] [--types q4_K,q8_0,...] [--gemv-batches 1,4,8]
+// --gemv-batches prints only the GEMV, at the batches listed.
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <string>
@@ -110,14 +112,27 @@ std::string Batch1Target(GgmlType type, double ceiling) {
 int main(int argc, char** argv) {
   bool quick = false;
   std::string type_filter;
+  std::vector<int> gemv_batches;  // empty: the full table
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
     if (arg == "--quick") {
       quick = true;
     } else if (arg == "--types" && i + 1 < argc) {
       type_filter = argv[++i];
+    } else if (arg == "--gemv-batches" && i + 1 < argc) {
+      for (const char* p = argv[++i]; *p != '\0';) {
+        char* end = nullptr;
+        const long batch = std::strtol(p, &end, 10);
+        if (end == p || batch < 1 || batch > vt::gpu::kMaxGemvBatch) {
+          std::fprintf(stderr, "--gemv-batches: want batches 1 to %d separated by commas, got \"%s\"\n",
+                       vt::gpu::kMaxGemvBatch, argv[i]);
+          return 2;
+        }
+        gemv_batches.push_back(static_cast<int>(batch));
+        p = *end == ',' ? end + 1 : end;
+      }
     } else {
-      std::fprintf(stderr, "usage: vt_bench_gpu_kernels [--quick] [--types q4_K,q8_0,...]\n");
+      std::fprintf(stderr, "usage: vt_bench_gpu_kernels [--quick] [--types q4_K,q8_0,...] [--gemv-batches 1,4,8]\n");
       return 2;
     }
   }
@@ -165,9 +180,15 @@ int main(int argc, char** argv) {
   DeviceMemory y(static_cast<size_t>(kMatrixBytes / 64 * kGemmBatch * sizeof(float)));
   DeviceMemory expanded(16 * kMatrixBytes);  // BF16 of the densest type (Q1_0: 14.2 bytes per block byte)
 
-  std::printf("%-8s %6s %8s | %8s %5s %18s %6s | %8s %5s | %8s %5s | %8s %5s | %9s\n", "type", "N", "MB/mat",
-              "b1 GB/s", "ceil", "target", "peer", "b8 GB/s", "ceil", "moe GB/s", "ceil", "exp GB/s", "ceil",
-              "gemm TF/s");
+  if (!gemv_batches.empty()) {
+    std::printf("%-8s %6s %8s", "type", "N", "MB/mat");
+    for (int batch : gemv_batches) std::printf(" | b%d GB/s  ceil", batch);
+    std::printf("\n");
+  } else {
+    std::printf("%-8s %6s %8s | %8s %5s %18s %6s | %8s %5s | %8s %5s | %8s %5s | %9s\n", "type", "N", "MB/mat",
+                "b1 GB/s", "ceil", "target", "peer", "b8 GB/s", "ceil", "moe GB/s", "ceil", "exp GB/s", "ceil",
+                "gemm TF/s");
+  }
   const int launches = quick ? 16 : 64;
   for (GgmlType type : vt::gpu::kDecodedTypes) {
     const std::string name(vt::NameOf(type));
@@ -196,6 +217,16 @@ int main(int argc, char** argv) {
         CheckLaunch(vt::gpu::Gemv(matrix(i, batch), workspace.data, workspace_bytes, nullptr));
       });
     };
+    if (!gemv_batches.empty()) {
+      std::printf("%-8s %6lld %8.1f", name.c_str(), static_cast<long long>(rows), matrix_bytes / 1e6);
+      for (int batch : gemv_batches) {
+        const double gbps = matrix_bytes / (gemv(batch) * 1e6);
+        std::printf(" | %8.0f %5.2f", gbps, gbps / ceiling);
+      }
+      std::printf("\n");
+      std::fflush(stdout);
+      continue;
+    }
     const double b1 = matrix_bytes / (gemv(1) * 1e6);
     const double b8 = matrix_bytes / (gemv(8) * 1e6);
 

@@ -2,20 +2,39 @@
 
 namespace vt::gpu {
 
-__global__ void QuantizeActivationsQ8(const float* x, int64_t runs, Q8Activations out) {
+// Where element e (0..31) of a run sits in its 32 bytes of the tile layout:
+// thread t of an mma group reads bytes 8t..8t+7, elements 4t..4t+3 then
+// 16+4t..16+4t+3 (the B operand's two registers).
+__device__ __forceinline__ int TilePlace(int e) { return 8 * ((e & 15) >> 2) + 4 * (e >> 4) + (e & 3); }
+
+__global__ void QuantizeActivationsQ8(const float* x, Q8Layout layout, int activations, int64_t chunks,
+                                      Q8Activations out, float* clear, int64_t clear_count) {
   StartDependentKernel();  // the GEMV may launch now; it waits for this grid before reading `out`
+  const int64_t threads = static_cast<int64_t>(gridDim.x) * blockDim.x;
+  for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < clear_count; i += threads) {
+    clear[i] = 0.0f;
+  }
   const int lane = static_cast<int>(threadIdx.x % kWarpSize);
   const int64_t warps = static_cast<int64_t>(gridDim.x) * (blockDim.x / kWarpSize);
+  const bool tiles = layout == Q8Layout::kMmaTiles;
+  const int64_t runs = chunks * (tiles ? kQ8TileColumns : activations);
   for (int64_t run = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / kWarpSize; run < runs;
        run += warps) {
-    const float v = x[run * kWarpSize + lane];
+    // Run `run` is chunk c of activation a; in the tile layout runs go
+    // chunk-major and activations past the last one are zero.
+    const int64_t c = tiles ? run / kQ8TileColumns : run % chunks;
+    const int a = static_cast<int>(tiles ? run % kQ8TileColumns : run / chunks);
+    const float v = a < activations ? x[(a * chunks + c) * kWarpSize + lane] : 0.0f;
     const float amax = WarpMax(fabsf(v));
     const float d = amax / 127.0f;
     const int q = amax == 0.0f ? 0 : static_cast<int>(roundf(v * (127.0f / amax)));
-    out.codes[run * kWarpSize + lane] = static_cast<int8_t>(q);
+    out.codes[run * kWarpSize + (tiles ? TilePlace(lane) : lane)] = static_cast<int8_t>(q);
     const int half_sum = GroupSum<16>(q);
     const int upper_sum = ShuffleXor(half_sum, 16);
-    if (lane == 0) out.scales[run] = make_float4(d, d * static_cast<float>(half_sum), d * static_cast<float>(upper_sum), 0.0f);
+    if (lane == 0) {
+      out.scales[run] = make_float4(d, d * static_cast<float>(half_sum), d * static_cast<float>(upper_sum),
+                                    d * static_cast<float>(half_sum + upper_sum));
+    }
   }
 }
 

@@ -1,6 +1,7 @@
 // The GEMV's int8 activations: each run of 32 floats becomes 32 int8 codes
 // q = round(x / d), d = max|x| / 127, plus a record {d, d * sum(q[0..15]),
-// d * sum(q[16..31]), 0} that the integer decoders' affine terms use.
+// d * sum(q[16..31]), d * sum(q)} that the integer decoders' affine terms
+// use.
 #pragma once
 
 #include "gpu_dialect.h"
@@ -8,8 +9,8 @@
 namespace vt::gpu {
 
 struct Q8Activations {
-  int8_t* codes;   // [activations][k]
-  float4* scales;  // [activations][k / 32]
+  int8_t* codes;   // 32 per run, runs ordered by Q8Layout (below)
+  float4* scales;  // one record per run, same order
 };
 
 inline Q8Activations CarveWorkspace(void* workspace, int64_t k, int activations) {
@@ -18,7 +19,18 @@ inline Q8Activations CarveWorkspace(void* workspace, int64_t k, int activations)
   return {reinterpret_cast<int8_t*>(base), reinterpret_cast<float4*>(base + (codes + 15) / 16 * 16)};
 }
 
-// One warp per run of 32; `runs` = activations * k / 32.
-__global__ void QuantizeActivationsQ8(const float* x, int64_t runs, Q8Activations out);
+// How the runs of 32 are ordered in Q8Activations:
+// - kRows: activation-major, codes in element order ([activations][k]);
+// - kMmaTiles: chunk-major over kQ8TileColumns activations (those past the
+//   last one zero), each run's codes placed for the tensor-core GEMV's B
+//   operand (activation_q8.cu's TilePlace).
+enum class Q8Layout { kRows, kMmaTiles };
+inline constexpr int kQ8TileColumns = 8;
+
+// One warp per run of 32 values of x ([activations][chunks * 32]). Also
+// sets clear[0 .. clear_count) to zero (the output a GEMV then adds into;
+// none when clear_count is 0).
+__global__ void QuantizeActivationsQ8(const float* x, Q8Layout layout, int activations, int64_t chunks,
+                                      Q8Activations out, float* clear, int64_t clear_count);
 
 }  // namespace vt::gpu

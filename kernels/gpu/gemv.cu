@@ -2,10 +2,15 @@
 // chunks l, l + 32, ... (32 values each) of every row, decodes each once per
 // row and uses it for every activation of the batch. The blocks reach the
 // lane either directly from global memory or through a shared-memory span
-// (span_stage.cuh), chosen per type. Expert GEMV is the same kernel with one
-// grid row per selected expert.
-#include "activation_q8.cuh"
+// (span_stage.cuh), chosen per type; the plain floats are read 8 values a
+// lane. Expert GEMV is the same kernel with one grid row per selected
+// expert. Larger batches of the types with a fragment decoder run on
+// tensor cores instead (gemv_tensor_core.cuh).
+#include <limits>
+
 #include "block_decode_int.cuh"
+#include "gemv_params.cuh"
+#include "gemv_tensor_core.cuh"
 #include "launch_checks.h"
 #include "span_stage.cuh"
 #include "type_dispatch.cuh"
@@ -13,28 +18,12 @@
 namespace vt::gpu {
 namespace {
 
-// Rows per warp on the integer path: 2 for batch 1-2; 4 for larger batches,
-// so each activation load serves more rows. The float path takes one.
+// Rows per warp: 2 for batch 1-2; 4 for larger batches, so each activation
+// load serves more rows.
 constexpr int kFewRows = 2;
 constexpr int kManyRows = 4;
 constexpr int kWarpsPerBlock = 4;
 constexpr int kThreads = kWarpsPerBlock * kWarpSize;
-
-struct GemvParams {
-  const uint8_t* weights;
-  int64_t row_bytes;
-  int64_t expert_bytes;
-  const int32_t* ids;  // null for a plain GEMV
-  int64_t experts;
-  int rows;
-  int chunks;  // 32-value chunks per row
-  Q8Activations xq;
-  const float* xf;
-  int64_t x_slot_stride;  // values between the activations of two slots
-  int batch;
-  float* y;
-  int64_t y_slot_stride;
-};
 
 // The weights of this grid row (slot), or null for an expert id out of range.
 __device__ const uint8_t* SlotWeights(const GemvParams& p) {
@@ -95,47 +84,77 @@ __device__ __forceinline__ void AccumulateInteger(const GemvParams& p, const uin
   }
 }
 
-template <GgmlType T, int R>
-__device__ __forceinline__ void AccumulateFloat(const GemvParams& p, const uint8_t* const (&blocks)[R], int sub,
-                                                int ch, float (&acc)[R][kMaxGemvBatch]) {
-  const float* x = p.xf + blockIdx.y * p.x_slot_stride;
-  const int64_t x_batch_stride = static_cast<int64_t>(p.chunks) * 32;
-#pragma unroll 1
-  for (int r = 0; r < R; ++r) {
-    float v[32];
-    Block<T>::Decode(blocks[r], sub, v);
-#pragma unroll
-    for (int b = 0; b < kMaxGemvBatch; ++b) {
-      if (b >= p.batch) continue;
-      const float4* xp = reinterpret_cast<const float4*>(x + b * x_batch_stride + 32 * ch);
-      float sum = 0.0f;
-#pragma unroll
-      for (int q = 0; q < 8; ++q) {
-        const float4 xv = xp[q];
-        sum += v[4 * q] * xv.x + v[4 * q + 1] * xv.y + v[4 * q + 2] * xv.z + v[4 * q + 3] * xv.w;
-      }
-      acc[r][b] += sum;
-    }
-  }
-}
-
 // Types whose GEMV stages spans through shared memory; the others load
 // their blocks straight from global memory, lane by lane. Chosen per type
 // on an H200 (docs/BENCHMARKS.md); Q8_0's 34-byte blocks, read lane by lane,
 // touched many lines per load (batch 1: 2866 GB/s direct, 3172 staged).
 template <GgmlType T>
-constexpr bool kStagedGemv = T == GgmlType::kF32 || T == GgmlType::kF16 || T == GgmlType::kBF16 ||
-                             T == GgmlType::kQ8_0 || T == GgmlType::kQ3_K || T == GgmlType::kQ6_K ||
+constexpr bool kStagedGemv = T == GgmlType::kQ8_0 || T == GgmlType::kQ3_K || T == GgmlType::kQ6_K ||
                              T == GgmlType::kIQ1_S || T == GgmlType::kIQ1_M || T == GgmlType::kIQ2_XS ||
                              T == GgmlType::kIQ2_S || T == GgmlType::kIQ3_XXS || T == GgmlType::kIQ3_S;
 
-template <GgmlType T, int R, LoadMode kMode>
-__device__ __forceinline__ void Accumulate(const GemvParams& p, const uint8_t* const (&blocks)[R], int sub, int ch,
-                                           float (&acc)[R][kMaxGemvBatch]) {
-  if constexpr (kUsesIntegerGemv<T>) {
-    AccumulateInteger<T, R, kMode>(p, blocks, sub, ch, acc);
+// Values 8 * group .. 8 * group + 7 of a row of plain floats, in one 16-byte
+// load (F16, BF16) or two (F32), marked streaming.
+template <GgmlType T>
+__device__ __forceinline__ void EightFloats(const uint8_t* row, int64_t group, float (&v)[8]) {
+  if constexpr (T == GgmlType::kF32) {
+    const float4* p = reinterpret_cast<const float4*>(row) + 2 * group;
+    const float4 a = LoadStreaming(p), b = LoadStreaming(p + 1);
+    v[0] = a.x, v[1] = a.y, v[2] = a.z, v[3] = a.w, v[4] = b.x, v[5] = b.y, v[6] = b.z, v[7] = b.w;
   } else {
-    AccumulateFloat<T, R>(p, blocks, sub, ch, acc);
+    const uint4 q = LoadStreaming(reinterpret_cast<const uint4*>(row) + group);
+    const uint32_t words[4] = {q.x, q.y, q.z, q.w};
+#pragma unroll
+    for (int i = 0; i < 8; ++i) {
+      const uint16_t bits = static_cast<uint16_t>(words[i / 2] >> (16 * (i % 2)));
+      v[i] = T == GgmlType::kF16 ? HalfBitsToFloat(bits) : __uint_as_float(static_cast<uint32_t>(bits) << 16);
+    }
+  }
+}
+
+// The plain floats: lane l takes the groups of 8 values l, l + 32, ... of
+// every row (so each load instruction covers whole lines), two groups per
+// row at a time, and multiplies them with the float activations.
+template <GgmlType T, int R>
+__device__ __forceinline__ void FloatRows(const GemvParams& p, const uint8_t* const (&row_begin)[R],
+                                          float (&acc)[R][kMaxGemvBatch]) {
+  constexpr int kUnroll = 2;
+  const int lane = static_cast<int>(threadIdx.x % kWarpSize);
+  const int64_t groups = static_cast<int64_t>(p.chunks) * 4;
+  const int64_t x_batch_stride = static_cast<int64_t>(p.chunks) * 32;
+  const float* x = p.xf + blockIdx.y * p.x_slot_stride;
+  for (int64_t base = lane; base < groups; base += kUnroll * kWarpSize) {
+    float v[kUnroll][R][8];
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+      const int64_t group = base + u * kWarpSize;
+#pragma unroll
+      for (int r = 0; r < R; ++r) {
+        if (group < groups) {
+          EightFloats<T>(row_begin[r], group, v[u][r]);
+        } else {
+#pragma unroll
+          for (int i = 0; i < 8; ++i) v[u][r][i] = 0.0f;
+        }
+      }
+    }
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) {
+      const int64_t group = base + u * kWarpSize;
+      if (group >= groups) break;
+#pragma unroll
+      for (int b = 0; b < kMaxGemvBatch; ++b) {
+        if (b >= p.batch) break;
+        const float4* xp = reinterpret_cast<const float4*>(x + b * x_batch_stride + 8 * group);
+        const float4 x0 = xp[0], x1 = xp[1];
+#pragma unroll
+        for (int r = 0; r < R; ++r) {
+          const float* w = v[u][r];
+          acc[r][b] += w[0] * x0.x + w[1] * x0.y + w[2] * x0.z + w[3] * x0.w + w[4] * x1.x + w[5] * x1.y +
+                       w[6] * x1.z + w[7] * x1.w;
+        }
+      }
+    }
   }
 }
 
@@ -175,7 +194,7 @@ __device__ __forceinline__ void StagedRows(const GemvParams& p, const uint8_t* c
     if (ch >= p.chunks) continue;
 #pragma unroll
     for (int r = 0; r < R; ++r) blocks[r] += lane / kChunksPerBlock * B::kBytes;
-    Accumulate<T, R, LoadMode::kCached>(p, blocks, lane % kChunksPerBlock, ch, acc);  // staged copies have slack
+    AccumulateInteger<T, R, LoadMode::kCached>(p, blocks, lane % kChunksPerBlock, ch, acc);  // staged copies have slack
   }
 }
 
@@ -211,9 +230,9 @@ __device__ __forceinline__ void DirectChunk(const GemvParams& p, const uint8_t* 
     last = last || blocks[r] + B::kBytes == limit;
   }
   if (ReadsPastFields<T>() && last) {
-    Accumulate<T, R, LoadMode::kExact>(p, blocks, ch % kChunksPerBlock, ch, acc);
+    AccumulateInteger<T, R, LoadMode::kExact>(p, blocks, ch % kChunksPerBlock, ch, acc);
   } else {
-    Accumulate<T, R, kMode>(p, blocks, ch % kChunksPerBlock, ch, acc);
+    AccumulateInteger<T, R, kMode>(p, blocks, ch % kChunksPerBlock, ch, acc);
   }
 }
 
@@ -265,7 +284,9 @@ __global__ void __launch_bounds__(kThreads, (kMinBlocksPerSm<T, R>)) GemvKernel(
 #pragma unroll
   for (int r = 0; r < R; ++r) row_begin[r] = w + static_cast<int64_t>(min(row0 + r, p.rows - 1)) * p.row_bytes;
   const uint8_t* limit = w + static_cast<int64_t>(p.rows) * p.row_bytes;
-  if constexpr (kStagedGemv<T>) {
+  if constexpr (!kUsesIntegerGemv<T>) {
+    FloatRows<T, R>(p, row_begin, acc);
+  } else if constexpr (kStagedGemv<T>) {
     StagedRows<T, R>(p, row_begin, limit, acc);
   } else {
     DirectRows<T, R>(p, row_begin, limit, acc);
@@ -278,12 +299,25 @@ template <GgmlType T>
 LaunchStatus LaunchGemv(GemvParams p, int activations, int slots, void* workspace, cudaStream_t stream,
                         const char* entry) {
   const int64_t k = static_cast<int64_t>(p.chunks) * 32;
+  const bool tensor_cores = kTensorCoreGemv<T> && p.ids == nullptr && p.batch >= kTensorCoreMinBatch<T> &&
+                            p.row_bytes <= std::numeric_limits<int>::max();
   if constexpr (kUsesIntegerGemv<T>) {
-    p.xq = CarveWorkspace(workspace, k, activations);
-    const int64_t runs = static_cast<int64_t>(activations) * p.chunks;
+    const Q8Layout layout = tensor_cores ? Q8Layout::kMmaTiles : Q8Layout::kRows;
+    const int columns = tensor_cores ? kQ8TileColumns : activations;
+    p.xq = CarveWorkspace(workspace, k, columns);
+    const int64_t runs = static_cast<int64_t>(columns) * p.chunks;
     const int64_t quant_blocks = (runs * kWarpSize + 255) / 256;
+    const int64_t clear = tensor_cores ? static_cast<int64_t>(p.batch) * p.rows : 0;  // it adds into y
     QuantizeActivationsQ8<<<static_cast<unsigned>(quant_blocks < 65535 ? quant_blocks : 65535), 256, 0, stream>>>(
-        p.xf, runs, p.xq);
+        p.xf, layout, activations, p.chunks, p.xq, p.y, clear);
+  }
+  if constexpr (kTensorCoreGemv<T>) {
+    if (tensor_cores) {
+      if (const cudaError_t launched = LaunchTensorCoreGemv<T>(p, stream); launched != cudaSuccess) {
+        return {std::string(entry) + ": launch failed: " + cudaGetErrorString(launched)};
+      }
+      return LastLaunch(entry);
+    }
   }
   auto launch = [&](auto rows_per_warp) {
     constexpr int R = decltype(rows_per_warp)::value;
@@ -292,9 +326,7 @@ LaunchStatus LaunchGemv(GemvParams p, int activations, int slots, void* workspac
     return LaunchAfterPrevious(GemvKernel<T, R>, grid, dim3(kThreads), stream, p);
   };
   cudaError_t launched;
-  if constexpr (!kUsesIntegerGemv<T>) {
-    launched = launch(std::integral_constant<int, 1>{});  // float spans are large: one row per warp
-  } else if (p.batch <= 2) {
+  if (p.batch <= 2) {
     launched = launch(std::integral_constant<int, kFewRows>{});
   } else {
     launched = launch(std::integral_constant<int, kManyRows>{});

@@ -108,15 +108,20 @@ __device__ __forceinline__ int2 Lookup16(uint32_t w, const uint32_t* table) {
                    static_cast<int>(BytePerm(half[0], half[1], 0x7531)));
 }
 
-// Sixteen 4-bit table indices (16 bytes) to values.
-__device__ __forceinline__ void LookupNibbles(const uint32_t* words, const int8_t* table_bytes, IntChunk& c) {
-  uint32_t table[4];
+// A 16-entry int8 table as the four words Lookup16 takes.
+__device__ __forceinline__ void PackTable16(const int8_t* table_bytes, uint32_t (&table)[4]) {
 #pragma unroll
   for (int i = 0; i < 4; ++i) {
     table[i] = static_cast<uint8_t>(table_bytes[4 * i]) | (static_cast<uint8_t>(table_bytes[4 * i + 1]) << 8) |
                (static_cast<uint8_t>(table_bytes[4 * i + 2]) << 16) |
                (static_cast<uint32_t>(static_cast<uint8_t>(table_bytes[4 * i + 3])) << 24);
   }
+}
+
+// Sixteen 4-bit table indices (16 bytes) to values.
+__device__ __forceinline__ void LookupNibbles(const uint32_t* words, const int8_t* table_bytes, IntChunk& c) {
+  uint32_t table[4];
+  PackTable16(table_bytes, table);
 #pragma unroll
   for (int k = 0; k < 4; ++k) {
     const int2 values = Lookup16(words[k], table);

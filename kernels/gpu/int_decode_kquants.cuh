@@ -7,9 +7,10 @@
 namespace vt::gpu {
 
 // Q4_K / Q5_K: d, dmin (f16) and the 12 packed scale bytes, read as four
-// aligned words; chunk j's 6-bit scale and min without a branch on j.
+// aligned words; chunk j's scale and min {d * scale, dmin * min} (6 bits
+// each) without a branch on j.
 template <LoadMode S>
-__device__ __forceinline__ void SetK4Scales(const uint8_t* b, int j, IntChunk& c) {
+__device__ __forceinline__ float2 K4Scales(const uint8_t* b, int j) {
   uint32_t head[4];
   LoadAligned<4, 16, S>(b, head);
   const uint32_t words[3] = {head[1], head[2], head[3]};
@@ -19,7 +20,19 @@ __device__ __forceinline__ void SetK4Scales(const uint8_t* b, int j, IntChunk& c
   const int min = j < 4 ? (byte(low + 4) & 63) : ((byte(low + 8) >> 4) | ((byte(low + 4) >> 6) << 4));
   const float d = HalfBitsToFloat(static_cast<uint16_t>(head[0] & 0xFFFFu));
   const float dmin = HalfBitsToFloat(static_cast<uint16_t>(head[0] >> 16));
-  SetScales(c, d * F(scale), dmin * F(min));
+  return make_float2(d * F(scale), dmin * F(min));
+}
+template <LoadMode S>
+__device__ __forceinline__ void SetK4Scales(const uint8_t* b, int j, IntChunk& c) {
+  const float2 s = K4Scales<S>(b, j);
+  SetScales(c, s.x, s.y);
+}
+
+// IQ4_XS: chunk j's scale from the block's first 8 bytes (d, scales_h,
+// scales_l) read as two words.
+__device__ __forceinline__ float Iq4XsScale(const uint32_t (&head)[2], int j) {
+  const int ls = static_cast<int>(((head[1] >> (4 * j)) & 15u) | (((head[0] >> (16 + 2 * j)) & 3u) << 4));
+  return HalfBitsToFloat(static_cast<uint16_t>(head[0] & 0xFFFFu)) * F(ls - 32);
 }
 
 template <>
@@ -83,8 +96,7 @@ struct IntBlock<T::kIQ4_XS> {
     LoadAligned<4, 8, S>(b + 8 + 16 * chunk, words);  // 136-byte blocks: 8-aligned
     LoadAligned<2, 8, S>(b, head);
     LookupNibbles(words, iq::kValuesIq4nl, c);
-    const int ls = static_cast<int>(((head[1] >> (4 * chunk)) & 15u) | (((head[0] >> (16 + 2 * chunk)) & 3u) << 4));
-    SetScales(c, HalfBitsToFloat(static_cast<uint16_t>(head[0] & 0xFFFFu)) * F(ls - 32), 0.0f);
+    SetScales(c, Iq4XsScale(head, chunk), 0.0f);
   }
 };
 template <>

@@ -111,12 +111,7 @@ struct IntBlock<T::kNVFP4> {
   template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int chunk, IntChunk& c) {
     uint32_t table[4];
-#pragma unroll
-    for (int i = 0; i < 4; ++i) {
-      table[i] = static_cast<uint8_t>(iq::kValuesFp4[4 * i]) | (static_cast<uint8_t>(iq::kValuesFp4[4 * i + 1]) << 8) |
-                 (static_cast<uint8_t>(iq::kValuesFp4[4 * i + 2]) << 16) |
-                 (static_cast<uint32_t>(static_cast<uint8_t>(iq::kValuesFp4[4 * i + 3])) << 24);
-    }
+    PackTable16(iq::kValuesFp4, table);
     uint32_t words[4];
     LoadAligned<4, 4, S>(b + 4 + 16 * chunk, words);  // 36-byte blocks: 4-aligned
 #pragma unroll

@@ -10,3 +10,11 @@ namespace vt::gpu::iq {
 #include "../formats/iq_codebooks.inc"
 #undef VT_IQ_TABLE
 }  // namespace vt::gpu::iq
+
+// The same as compile-time constants, for kernels that fold small tables
+// into immediates.
+namespace vt::gpu::iq_constants {
+#define VT_IQ_TABLE constexpr
+#include "../formats/iq_codebooks.inc"
+#undef VT_IQ_TABLE
+}  // namespace vt::gpu::iq_constants

@@ -121,7 +121,9 @@ void CheckGemv(GgmlType type, GemvShape shape, std::mt19937_64& rng) {
 
 TEST_CASE("GEMV matches the CPU kernels' dequantized dot, every decoded type, batch 1 to 8", "[gpu][gemv]") {
   // Shapes: one block; ragged warps and rows; batch 8; many rows at batch 2;
-  // a long row (33792 values) at batch 1.
+  // a long row (33792 values) at batch 1; at batch 5 and 7, tiles of 16 rows
+  // over ragged steps of 8 chunks, which the tensor-core kernel (batch 3-8)
+  // splits between warps.
   const uint64_t seed = FreshSeed();
   INFO("seed " << seed);
   std::mt19937_64 rng(seed);
@@ -133,6 +135,8 @@ TEST_CASE("GEMV matches the CPU kernels' dequantized dot, every decoded type, ba
     CheckGemv(type, {9, 64 / per_block, 8}, rng);
     CheckGemv(type, {6437, 32 / per_block, 2}, rng);
     CheckGemv(type, {3, (1056 + per_block - 1) / per_block, 1}, rng);
+    CheckGemv(type, {300, (139 + per_block - 1) / per_block, 5}, rng);
+    CheckGemv(type, {70, (17 + per_block - 1) / per_block, 7}, rng);
   }
 }
 

@@ -1,0 +1,217 @@
+// Fragment decoders for the tensor-core GEMV (gemv_tensor_core.cuh): the
+// quarter of a 32-value chunk that one thread feeds an int8 mma. Thread t
+// (0..3) of a four-lane group gets the codes of elements 4t..4t+3 (lo) and
+// 16+4t..16+4t+3 (hi), the column layout of mma.m16n8k32's A operand, and
+// the chunk's affine terms in IntChunk's form:
+//   value[i] = d[i / 16] * code[i] - m[i / 16]
+// Types whose two halves share one scale (kSplitScales false) fill d[0] and
+// m[0] only. The decoders read blocks staged in shared memory, which has
+// slack past every block, so MXFP4's unaligned words may read a little past
+// its block.
+#pragma once
+
+#include "block_decode_int.cuh"
+
+namespace vt::gpu {
+
+struct FragSlice {
+  int lo, hi;
+  float d[2], m[2];
+};
+
+// A little-endian word at a 4-byte aligned address.
+template <LoadMode S>
+__device__ __forceinline__ uint32_t WordAt(const uint8_t* p) {
+  return Load<uint32_t, S>(reinterpret_cast<const uint32_t*>(p));
+}
+// The same at a 2-byte aligned address, as two 16-bit loads.
+template <LoadMode S>
+__device__ __forceinline__ uint32_t WordAt2(const uint8_t* p) {
+  const uint16_t* half = reinterpret_cast<const uint16_t*>(p);
+  return static_cast<uint32_t>(Load<uint16_t, S>(half)) | (static_cast<uint32_t>(Load<uint16_t, S>(half + 1)) << 16);
+}
+// The same at any address, from the aligned words around it (so it may
+// read up to 3 bytes past the word; staged copies have that slack).
+template <LoadMode S>
+__device__ __forceinline__ uint32_t WordAt1(const uint8_t* p) {
+  uint32_t word;
+  LoadWords<1, S>(p, &word);
+  return word;
+}
+
+__device__ __forceinline__ void SplitNibbleWord(uint32_t w, FragSlice& f) {
+  f.lo = static_cast<int>(w & 0x0F0F0F0Fu);
+  f.hi = static_cast<int>((w >> 4) & 0x0F0F0F0Fu);
+}
+// IQ4_NL's and MXFP4's 16-entry value tables as four little-endian words,
+// at compile time (scalars, so device code folds them into immediates).
+enum class NibbleTable { kIq4nl, kFp4 };
+struct Table16 {
+  uint32_t words[4];
+};
+constexpr Table16 PackedTable16(const int8_t (&bytes)[16]) {
+  Table16 table{};
+  for (int i = 0; i < 16; ++i) table.words[i / 4] |= static_cast<uint32_t>(static_cast<uint8_t>(bytes[i])) << (8 * (i % 4));
+  return table;
+}
+template <NibbleTable K, int I>
+inline constexpr uint32_t kTableWord =
+    PackedTable16(K == NibbleTable::kIq4nl ? iq_constants::kValuesIq4nl : iq_constants::kValuesFp4).words[I];
+
+template <NibbleTable K>
+__device__ __forceinline__ void LookupNibbleWord(uint32_t w, FragSlice& f) {
+  const uint32_t words[4] = {kTableWord<K, 0>, kTableWord<K, 1>, kTableWord<K, 2>, kTableWord<K, 3>};
+  const int2 values = Lookup16(w, words);
+  f.lo = values.x;
+  f.hi = values.y;
+}
+
+template <GgmlType T>
+struct FragBlock {
+  static constexpr bool kDefined = false;
+};
+
+// The 32-value legacy blocks: the low nibbles of the 16 code bytes are
+// elements 0..15 and the high nibbles 16..31, so word t is this thread's.
+template <>
+struct FragBlock<T::kQ4_0> {
+  static constexpr bool kDefined = true, kSplitScales = false;
+  template <LoadMode S>
+  __device__ static void Decode(const uint8_t* b, int, int t, FragSlice& f) {
+    SplitNibbleWord(WordAt2<S>(b + 2 + 4 * t), f);
+    const float d = AlignedHalfAt(b);
+    f.d[0] = d, f.m[0] = 8.0f * d;
+  }
+};
+template <>
+struct FragBlock<T::kQ4_1> {
+  static constexpr bool kDefined = true, kSplitScales = false;
+  template <LoadMode S>
+  __device__ static void Decode(const uint8_t* b, int, int t, FragSlice& f) {
+    SplitNibbleWord(WordAt<S>(b + 4 + 4 * t), f);
+    f.d[0] = AlignedHalfAt(b), f.m[0] = -AlignedHalfAt(b + 2);
+  }
+};
+template <>
+struct FragBlock<T::kQ5_0> {
+  static constexpr bool kDefined = true, kSplitScales = false;
+  template <LoadMode S>
+  __device__ static void Decode(const uint8_t* b, int, int t, FragSlice& f) {
+    SplitNibbleWord(WordAt2<S>(b + 6 + 4 * t), f);
+    const uint32_t qh = WordAt2<S>(b + 2);
+    f.lo |= FifthBits(qh, 4 * t);
+    f.hi |= FifthBits(qh, 16 + 4 * t);
+    const float d = AlignedHalfAt(b);
+    f.d[0] = d, f.m[0] = 16.0f * d;
+  }
+};
+template <>
+struct FragBlock<T::kQ5_1> {
+  static constexpr bool kDefined = true, kSplitScales = false;
+  template <LoadMode S>
+  __device__ static void Decode(const uint8_t* b, int, int t, FragSlice& f) {
+    SplitNibbleWord(WordAt<S>(b + 8 + 4 * t), f);
+    const uint32_t qh = WordAt<S>(b + 4);
+    f.lo |= FifthBits(qh, 4 * t);
+    f.hi |= FifthBits(qh, 16 + 4 * t);
+    f.d[0] = AlignedHalfAt(b), f.m[0] = -AlignedHalfAt(b + 2);
+  }
+};
+template <>
+struct FragBlock<T::kQ8_0> {
+  static constexpr bool kDefined = true, kSplitScales = false;
+  template <LoadMode S>
+  __device__ static void Decode(const uint8_t* b, int, int t, FragSlice& f) {
+    f.lo = static_cast<int>(WordAt2<S>(b + 2 + 4 * t));
+    f.hi = static_cast<int>(WordAt2<S>(b + 18 + 4 * t));
+    f.d[0] = AlignedHalfAt(b), f.m[0] = 0.0f;
+  }
+};
+template <>
+struct FragBlock<T::kIQ4_NL> {
+  static constexpr bool kDefined = true, kSplitScales = false;
+  template <LoadMode S>
+  __device__ static void Decode(const uint8_t* b, int, int t, FragSlice& f) {
+    LookupNibbleWord<NibbleTable::kIq4nl>(WordAt2<S>(b + 2 + 4 * t), f);
+    f.d[0] = AlignedHalfAt(b), f.m[0] = 0.0f;
+  }
+};
+template <>
+struct FragBlock<T::kMXFP4> {  // 17-byte blocks: any alignment
+  static constexpr bool kDefined = true, kSplitScales = false;
+  template <LoadMode S>
+  __device__ static void Decode(const uint8_t* b, int, int t, FragSlice& f) {
+    LookupNibbleWord<NibbleTable::kFp4>(WordAt1<S>(b + 1 + 4 * t), f);
+    f.d[0] = E8m0Half(b[0]), f.m[0] = 0.0f;
+  }
+};
+
+// The K-quants and IQ4_XS: chunk j of a 256-value super-block.
+template <>
+struct FragBlock<T::kQ4_K> {
+  static constexpr bool kDefined = true, kSplitScales = false;
+  template <LoadMode S>
+  __device__ static void Decode(const uint8_t* b, int j, int t, FragSlice& f) {
+    const uint8_t* qs = b + 16 + 32 * (j / 2) + 4 * t;
+    const int shift = 4 * (j % 2);
+    f.lo = static_cast<int>((WordAt<S>(qs) >> shift) & 0x0F0F0F0Fu);
+    f.hi = static_cast<int>((WordAt<S>(qs + 16) >> shift) & 0x0F0F0F0Fu);
+    const float2 s = K4Scales<S>(b, j);
+    f.d[0] = s.x, f.m[0] = s.y;
+  }
+};
+template <>
+struct FragBlock<T::kQ5_K> {
+  static constexpr bool kDefined = true, kSplitScales = false;
+  template <LoadMode S>
+  __device__ static void Decode(const uint8_t* b, int j, int t, FragSlice& f) {
+    const uint8_t* qs = b + 48 + 32 * (j / 2) + 4 * t;
+    const uint8_t* qh = b + 16 + 4 * t;
+    const int shift = 4 * (j % 2);
+    f.lo = static_cast<int>(((WordAt<S>(qs) >> shift) & 0x0F0F0F0Fu) | (((WordAt<S>(qh) >> j) & 0x01010101u) << 4));
+    f.hi = static_cast<int>(((WordAt<S>(qs + 16) >> shift) & 0x0F0F0F0Fu) |
+                            (((WordAt<S>(qh + 16) >> j) & 0x01010101u) << 4));
+    const float2 s = K4Scales<S>(b, j);
+    f.d[0] = s.x, f.m[0] = s.y;
+  }
+};
+template <>
+struct FragBlock<T::kQ6_K> {  // 210-byte blocks: 2-aligned
+  static constexpr bool kDefined = true, kSplitScales = true;
+  template <LoadMode S>
+  __device__ static void Decode(const uint8_t* b, int j, int t, FragSlice& f) {
+    const int n = j / 4, quarter = j % 4;
+    const uint8_t* ql = b + 64 * n + 32 * (quarter % 2) + 4 * t;
+    const uint8_t* qh = b + 128 + 32 * n + 4 * t;
+    const int low_shift = 4 * (quarter / 2), high_shift = 2 * quarter;
+    auto code = [&](int offset) {
+      return static_cast<int>(((WordAt2<S>(ql + offset) >> low_shift) & 0x0F0F0F0Fu) |
+                              (((WordAt2<S>(qh + offset) >> high_shift) & 0x03030303u) << 4));
+    };
+    f.lo = code(0);
+    f.hi = code(16);
+    const float d = AlignedHalfAt(b + 208);
+    const int8_t* sc = reinterpret_cast<const int8_t*>(b + 192 + 8 * n + 2 * quarter);
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      f.d[h] = d * F(sc[h]);
+      f.m[h] = 32.0f * f.d[h];
+    }
+  }
+};
+template <>
+struct FragBlock<T::kIQ4_XS> {  // 136-byte blocks: 8-aligned
+  static constexpr bool kDefined = true, kSplitScales = false;
+  template <LoadMode S>
+  __device__ static void Decode(const uint8_t* b, int j, int t, FragSlice& f) {
+    LookupNibbleWord<NibbleTable::kIq4nl>(WordAt<S>(b + 8 + 16 * j + 4 * t), f);
+    uint32_t head[2];
+    LoadAligned<2, 8, S>(b, head);
+    f.d[0] = Iq4XsScale(head, j), f.m[0] = 0.0f;
+  }
+};
+
+template <GgmlType T>
+constexpr bool kHasFragDecoder = FragBlock<T>::kDefined;
+
+}  // namespace vt::gpu

@@ -1,0 +1,286 @@
+// Keep-quant GEMV at larger batches (3-8, from a batch chosen per type) on
+// int8 tensor cores (CUDA, sm_80 and later; HIP keeps the dp4a kernel of
+// gemv.cu). A warp takes a tile of 16 rows and multiplies one 32-value
+// chunk of each with the batch's int8 activations in one mma.m16n8k32 (the
+// batch is the n = 8 side), so the scale epilogue runs once per (row,
+// activation, chunk) instead of after eight dp4a. The warp stages its 16
+// rows' blocks of a step through shared memory with 16-byte loads, and each
+// thread decodes only its quarter of a chunk (frag_decode.cuh) from there
+// into the A operand.
+//
+// Work is split evenly over the resident warps: the rows' tiles times their
+// steps of 8 chunks form one sequence of items, and each warp takes a
+// contiguous run of it. A tile shared by several warps gets their partial
+// sums by atomic adds into y, which the activation quantizer zeroes first;
+// the order of those adds, and so the last bits of y, may vary from run to
+// run.
+#pragma once
+
+#include "frag_decode.cuh"
+#include "gemv_params.cuh"
+#include "vt/kernels/gpu/kernels.h"
+
+namespace vt::gpu {
+
+#if !defined(VT_HIP)
+
+constexpr int kTensorCoreWarps = 4;
+constexpr int kTensorCoreThreads = kTensorCoreWarps * kWarpSize;
+constexpr int kTileRows = 16;
+constexpr int kStepChunks = 8;
+static_assert(kQ8TileColumns == kMaxGemvBatch, "the mma's n = 8 side holds the whole batch");
+
+// D = A * B + bias over int8 (bias: every element of C), A 16 x 32 (rows
+// g, g + 8 of thread group g hold columns 4t..4t+3 in a0 / a1 and 16+4t..
+// in a2 / a3), B 32 x 8 (column g: rows 4t.. in b0, 16+4t.. in b1); d0..d3
+// are (g, 2t), (g, 2t+1), (g+8, 2t), (g+8, 2t+1).
+__device__ __forceinline__ void MmaK32(int (&d)[4], int a0, int a1, int a2, int a3, int b0, int b1, int bias) {
+  asm("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+      "{%10, %10, %10, %10};\n"
+      : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
+      : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1), "r"(bias));
+}
+// The same over 16 columns: a0 / a1 hold columns 4t..4t+3, b0 rows 4t...
+__device__ __forceinline__ void MmaK16(int (&d)[4], int a0, int a1, int b0, int bias) {
+  asm("mma.sync.aligned.m16n8k16.row.col.s32.s8.s8.s32 {%0, %1, %2, %3}, {%4, %5}, {%6}, {%7, %7, %7, %7};\n"
+      : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
+      : "r"(a0), "r"(a1), "r"(b0), "r"(bias));
+}
+
+// The mma adds kFloatBias to each dot product, so that the bits of the sum
+// read as a float are 1.5 * 2^23 + dot exactly (|dot| < 2^22: at most 32
+// products of 127 * 128), and one float subtract gives the dot.
+constexpr int kFloatBias = 0x4B400000;
+__device__ __forceinline__ float BiasedDot(int biased) { return __int_as_float(biased) - 12582912.0f; }
+
+// One step (kStepChunks chunks, fewer when kWhole is false and the row
+// ends first) of this thread's two rows, g and g + 8 of the tile, whose
+// blocks start at span_a and span_b, times the batch, into acc (the mma's
+// d0..d3 positions). `first`: the step's first chunk in the row.
+template <GgmlType T, bool kWhole>
+__device__ __forceinline__ void TensorCoreStep(const GemvParams& p, const uint8_t* span_a, const uint8_t* span_b,
+                                               int first, float (&acc)[4]) {
+  using B = Block<T>;
+  using Frag = FragBlock<T>;
+  constexpr int kChunksPerBlock = B::kValues / 32;
+  const int lane = static_cast<int>(threadIdx.x % kWarpSize);
+  const int t = lane % 4;
+  // Per chunk, from the tile layout (activation_q8.cuh): activation g's
+  // codes (B's column g) and the scale records of activations 2t and 2t + 1.
+  const uint2* codes = reinterpret_cast<const uint2*>(p.xq.codes) + static_cast<int64_t>(first) * kWarpSize + lane;
+  const float4* records = p.xq.scales + static_cast<int64_t>(first) * kQ8TileColumns + 2 * t;
+#pragma unroll
+  for (int i = 0; i < kStepChunks; ++i) {
+    if (!kWhole && first + i >= p.chunks) break;
+    const int offset = i / kChunksPerBlock * B::kBytes;
+    FragSlice w[2];
+    Frag::template Decode<LoadMode::kCached>(span_a + offset, i % kChunksPerBlock, t, w[0]);
+    Frag::template Decode<LoadMode::kCached>(span_b + offset, i % kChunksPerBlock, t, w[1]);
+    const uint2 x = codes[i * kWarpSize];
+    const float4 s[2] = {records[i * kQ8TileColumns], records[i * kQ8TileColumns + 1]};
+    if constexpr (!Frag::kSplitScales) {
+      int d[4];
+      MmaK32(d, w[0].lo, w[1].lo, w[0].hi, w[1].hi, static_cast<int>(x.x), static_cast<int>(x.y), kFloatBias);
+#pragma unroll
+      for (int j = 0; j < 4; ++j) {
+        const FragSlice& r = w[j / 2];
+        const float4& a = s[j % 2];
+        acc[j] = fmaf(r.d[0] * a.x, BiasedDot(d[j]), acc[j]);
+        acc[j] = fmaf(-r.m[0], a.w, acc[j]);
+      }
+    } else {
+      int low[4], high[4];
+      MmaK16(low, w[0].lo, w[1].lo, static_cast<int>(x.x), kFloatBias);
+      MmaK16(high, w[0].hi, w[1].hi, static_cast<int>(x.y), kFloatBias);
+#pragma unroll
+      for (int j = 0; j < 4; ++j) {
+        const FragSlice& r = w[j / 2];
+        const float4& a = s[j % 2];
+        const float sum = fmaf(r.d[0], BiasedDot(low[j]), r.d[1] * BiasedDot(high[j]));
+        acc[j] = fmaf(a.x, sum, acc[j]);
+        acc[j] -= fmaf(r.m[0], a.y, r.m[1] * a.z);
+      }
+    }
+  }
+}
+
+// Adds this thread's partial sums for tile `tile` into y.
+__device__ __forceinline__ void AddTile(const GemvParams& p, int64_t tile, const float (&acc)[4]) {
+  const int lane = static_cast<int>(threadIdx.x % kWarpSize);
+  const int g = lane / 4, t = lane % 4;
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    const int64_t row = tile * kTileRows + g + 8 * (i / 2);
+    const int b = 2 * t + i % 2;
+    if (row < p.rows && b < p.batch) atomicAdd(p.y + static_cast<int64_t>(b) * p.rows + row, acc[i]);
+  }
+}
+
+// A warp's step: kStepChunks chunks of each of its tile's 16 rows, staged
+// through shared memory. Each row's run of blocks is read as whole 16-byte
+// pieces (P per row, the run's first piece aligned down), spread over the
+// lanes so every load instruction covers contiguous lines; a row keeps an
+// odd number of pieces in shared memory, so the fragment reads of eight rows
+// fall in distinct banks.
+template <GgmlType T>
+struct TileStep {
+  using B = Block<T>;
+  static constexpr int kSpanBytes = kStepChunks / (B::kValues / 32) * B::kBytes;
+  static constexpr int kPieces = (kSpanBytes + 15) / 16 + 1;
+  static constexpr int kRowStride = kPieces | 1;
+  static constexpr int kPerLane = (kTileRows * kPieces + kWarpSize - 1) / kWarpSize;
+  static_assert(kStepChunks % (B::kValues / 32) == 0, "a step is whole blocks");
+};
+
+// A warp's place in the item sequence: tile `tile`, step `step` of it, and
+// the first byte of that step in the tile's first row.
+struct TilePosition {
+  int64_t tile;
+  int step;
+  const uint8_t* start;
+  __device__ void Advance(const GemvParams& p, int steps, int span_bytes) {
+    if (++step < steps) {
+      start += span_bytes;
+    } else {
+      step = 0;
+      ++tile;
+      start += kTileRows * p.row_bytes - static_cast<int64_t>(steps - 1) * span_bytes;
+    }
+  }
+  // Whether rows of the tile lie past the tensor's last row, or a piece
+  // of it may cross the tensor's end.
+  __device__ bool AtEnd(const GemvParams& p) const { return (tile + 1) * kTileRows >= p.rows; }
+};
+
+// The first byte of row r's span at `at`; rows past the end repeat the last
+// one. row_bytes fits an int (LaunchTensorCoreGemv checks).
+__device__ __forceinline__ const uint8_t* SpanStart(const GemvParams& p, const TilePosition& at, int r) {
+  if (at.AtEnd(p)) r = static_cast<int>(min(static_cast<int64_t>(r), p.rows - 1 - at.tile * kTileRows));
+  return at.start + static_cast<int64_t>(r) * static_cast<int>(p.row_bytes);
+}
+
+// This lane's pieces of the tile's spans at `at`; at the tensor's end a
+// piece that crosses it is read byte by byte up to it.
+template <GgmlType T>
+__device__ __forceinline__ void LoadTileStep(const GemvParams& p, const TilePosition& at, const uint8_t* limit,
+                                             uint4 (&pieces)[TileStep<T>::kPerLane]) {
+  using S = TileStep<T>;
+  const int lane = static_cast<int>(threadIdx.x % kWarpSize);
+  const bool at_end = at.AtEnd(p);
+#pragma unroll
+  for (int j = 0; j < S::kPerLane; ++j) {
+    const int q = lane + kWarpSize * j;
+    if (q >= kTileRows * S::kPieces) continue;
+    const uintptr_t start = reinterpret_cast<uintptr_t>(SpanStart(p, at, q / S::kPieces));
+    const uint8_t* piece = reinterpret_cast<const uint8_t*>((start & ~uintptr_t{15}) + 16 * (q % S::kPieces));
+    if (reinterpret_cast<uintptr_t>(piece) >= start + S::kSpanBytes) continue;  // an aligned span needs one less
+    if (!at_end || piece + 16 <= limit) {
+      pieces[j] = LoadStreaming(reinterpret_cast<const uint4*>(piece));
+    } else {
+      uint32_t words[4] = {0, 0, 0, 0};
+      for (int i = 0; piece + i < limit && i < 16; ++i) words[i / 4] |= static_cast<uint32_t>(piece[i]) << (8 * (i % 4));
+      pieces[j] = make_uint4(words[0], words[1], words[2], words[3]);
+    }
+  }
+}
+
+template <GgmlType T>
+__global__ void __launch_bounds__(kTensorCoreThreads) TensorCoreGemvKernel(GemvParams p, int64_t items, int steps) {
+  using S = TileStep<T>;
+  __shared__ uint4 staged[kTensorCoreWarps][kTileRows * S::kRowStride];
+  const int64_t warps = static_cast<int64_t>(gridDim.x) * kTensorCoreWarps;
+  const int warp_in_block = static_cast<int>(threadIdx.x / kWarpSize);
+  const int64_t warp = static_cast<int64_t>(blockIdx.x) * kTensorCoreWarps + warp_in_block;
+  const int64_t begin = items * warp / warps, end = items * (warp + 1) / warps;
+  const int lane = static_cast<int>(threadIdx.x % kWarpSize);
+  const int g = lane / 4;
+  const uint8_t* limit = p.weights + static_cast<int64_t>(p.rows) * p.row_bytes;
+  uint4* rows = staged[warp_in_block];
+  WaitForPreviousKernel();  // the activations are quantized and y is zero
+  float acc[4] = {};
+  TilePosition at{begin / steps, static_cast<int>(begin % steps), nullptr};
+  at.start = p.weights + at.tile * kTileRows * p.row_bytes + static_cast<int64_t>(at.step) * S::kSpanBytes;
+  TilePosition next_at = at;
+  next_at.Advance(p, steps, S::kSpanBytes);
+  uint4 next[S::kPerLane];
+  if (begin < end) LoadTileStep<T>(p, at, limit, next);
+  for (int64_t item = begin; item < end; ++item) {
+    WarpSync();  // the previous step's readers are done
+#pragma unroll
+    for (int j = 0; j < S::kPerLane; ++j) {
+      const int q = lane + kWarpSize * j;
+      if (q < kTileRows * S::kPieces) rows[q / S::kPieces * S::kRowStride + q % S::kPieces] = next[j];
+    }
+    WarpSync();
+    if (item + 1 < end) LoadTileStep<T>(p, next_at, limit, next);
+    // Rows g and g + 8 of the tile, at their bytes' places modulo 16.
+    const uint8_t* span_a = reinterpret_cast<const uint8_t*>(rows + g * S::kRowStride) +
+                            (reinterpret_cast<uintptr_t>(SpanStart(p, at, g)) & 15);
+    const uint8_t* span_b = reinterpret_cast<const uint8_t*>(rows + (g + 8) * S::kRowStride) +
+                            (reinterpret_cast<uintptr_t>(SpanStart(p, at, g + 8)) & 15);
+    const int first = at.step * kStepChunks;
+    if (first + kStepChunks <= p.chunks) {
+      TensorCoreStep<T, true>(p, span_a, span_b, first, acc);
+    } else {
+      TensorCoreStep<T, false>(p, span_a, span_b, first, acc);
+    }
+    if (next_at.tile != at.tile || item + 1 == end) {
+      AddTile(p, at.tile, acc);
+#pragma unroll
+      for (int i = 0; i < 4; ++i) acc[i] = 0.0f;
+    }
+    at = next_at;
+    next_at.Advance(p, steps, S::kSpanBytes);
+  }
+}
+
+// Launches TensorCoreGemvKernel<T> over p (activations already queued for
+// quantization, with y cleared): as many blocks as fit on the device at
+// once, at most one warp per item.
+template <GgmlType T>
+cudaError_t LaunchTensorCoreGemv(const GemvParams& p, cudaStream_t stream) {
+  int device = 0, sms = 0, per_sm = 0;
+  cudaError_t error = cudaGetDevice(&device);
+  if (error == cudaSuccess) error = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+  if (error == cudaSuccess) {
+    error = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, TensorCoreGemvKernel<T>, kTensorCoreThreads, 0);
+  }
+  if (error != cudaSuccess) return error;
+  const int steps = (p.chunks + kStepChunks - 1) / kStepChunks;
+  const int64_t items = (static_cast<int64_t>(p.rows) + kTileRows - 1) / kTileRows * steps;
+  const int64_t wanted = (items + kTensorCoreWarps - 1) / kTensorCoreWarps;
+  const int64_t resident = static_cast<int64_t>(sms) * (per_sm > 0 ? per_sm : 1);
+  const dim3 grid(static_cast<unsigned>(wanted < resident ? wanted : resident));
+  return LaunchAfterPrevious(TensorCoreGemvKernel<T>, grid, dim3(kTensorCoreThreads), stream, p, items, steps);
+}
+
+// The batch from which a type's GEMV takes the tensor cores: where this
+// kernel (whose time hardly depends on the batch) beat the dp4a kernel of
+// gemv.cu (whose time grows with it) on an H200, in one run of both
+// (docs/BENCHMARKS.md). For example Q4_K: dp4a 2138, 1913, 1744 GB/s at
+// batch 3, 4, 5, tensor cores 1818 at every batch; MXFP4: dp4a 1303 at
+// batch 5 and 1174 at 6, tensor cores 1240.
+template <GgmlType T>
+constexpr int kTensorCoreMinBatch = T == GgmlType::kQ8_0 || T == GgmlType::kQ5_0 || T == GgmlType::kQ5_1 ||
+                                            T == GgmlType::kQ6_K
+                                        ? 3
+                                    : T == GgmlType::kMXFP4  ? 6
+                                    : T == GgmlType::kIQ4_XS ? 8
+                                                             : 5;
+
+template <GgmlType T>
+constexpr bool kTensorCoreGemv = kHasFragDecoder<T>;
+
+#else
+
+template <GgmlType T>
+constexpr bool kTensorCoreGemv = false;
+template <GgmlType T>
+constexpr int kTensorCoreMinBatch = 1 << 30;
+
+template <GgmlType T>
+cudaError_t LaunchTensorCoreGemv(const GemvParams&, cudaStream_t);  // not defined: no type takes it on HIP
+
+#endif
+
+}  // namespace vt::gpu
