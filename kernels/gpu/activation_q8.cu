@@ -20,11 +20,11 @@ __global__ void QuantizeActivationsQ8(const float* x, Q8Layout layout, int activ
   const int64_t runs = chunks * (tiles ? kQ8TileColumns : activations);
   for (int64_t run = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / kWarpSize; run < runs;
        run += warps) {
-    // Run `run` is chunk c of activation a; in the tile layout runs go
-    // chunk-major and activations past the last one are zero.
-    const int64_t c = tiles ? run / kQ8TileColumns : run % chunks;
-    const int a = static_cast<int>(tiles ? run % kQ8TileColumns : run / chunks);
-    const float v = a < activations ? x[(a * chunks + c) * kWarpSize + lane] : 0.0f;
+    // In the row layout run r is run r of x; in the tile layout it is chunk
+    // r / 8 of activation r % 8, zero past the last activation.
+    const int a = static_cast<int>(run % kQ8TileColumns);
+    const int64_t source = tiles ? a * chunks + run / kQ8TileColumns : run;
+    const float v = !tiles || a < activations ? x[source * kWarpSize + lane] : 0.0f;
     const float amax = WarpMax(fabsf(v));
     const float d = amax / 127.0f;
     const int q = amax == 0.0f ? 0 : static_cast<int>(roundf(v * (127.0f / amax)));

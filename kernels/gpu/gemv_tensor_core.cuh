@@ -257,13 +257,14 @@ cudaError_t LaunchTensorCoreGemv(const GemvParams& p, cudaStream_t stream) {
 // The batch from which a type's GEMV takes the tensor cores: where this
 // kernel (whose time hardly depends on the batch) beat the dp4a kernel of
 // gemv.cu (whose time grows with it) on an H200, in one run of both
-// (docs/BENCHMARKS.md). For example Q4_K: dp4a 2138, 1913, 1744 GB/s at
-// batch 3, 4, 5, tensor cores 1818 at every batch; MXFP4: dp4a 1303 at
-// batch 5 and 1174 at 6, tensor cores 1240.
+// (docs/BENCHMARKS.md). For example Q4_K: dp4a 2160, 1941, 1742 GB/s at
+// batch 3, 4, 5, tensor cores 1905-1926 at every batch; MXFP4: dp4a 1299 at
+// batch 5 and 1171 at 6, tensor cores 1248.
 template <GgmlType T>
 constexpr int kTensorCoreMinBatch = T == GgmlType::kQ8_0 || T == GgmlType::kQ5_0 || T == GgmlType::kQ5_1 ||
                                             T == GgmlType::kQ6_K
                                         ? 3
+                                    : T == GgmlType::kQ5_K   ? 4
                                     : T == GgmlType::kMXFP4  ? 6
                                     : T == GgmlType::kIQ4_XS ? 8
                                                              : 5;

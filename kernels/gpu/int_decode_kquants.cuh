@@ -8,19 +8,23 @@ namespace vt::gpu {
 
 // Q4_K / Q5_K: d, dmin (f16) and the 12 packed scale bytes, read as four
 // aligned words; chunk j's scale and min {d * scale, dmin * min} (6 bits
-// each) without a branch on j.
+// each). The twelve bytes are first spread into eight scale bytes and eight
+// min bytes (the same for every chunk of the block, so a caller decoding
+// several chunks of one block computes them once), then byte j of each is
+// read as a float by placing it under a float's exponent.
 template <LoadMode S>
 __device__ __forceinline__ float2 K4Scales(const uint8_t* b, int j) {
   uint32_t head[4];
   LoadAligned<4, 16, S>(b, head);
-  const uint32_t words[3] = {head[1], head[2], head[3]};
-  auto byte = [&](int i) { return static_cast<int>((words[i / 4] >> (8 * (i % 4))) & 0xFFu); };
-  const int low = j & 3;
-  const int scale = j < 4 ? (byte(low) & 63) : ((byte(low + 8) & 15) | ((byte(low) >> 6) << 4));
-  const int min = j < 4 ? (byte(low + 4) & 63) : ((byte(low + 8) >> 4) | ((byte(low + 4) >> 6) << 4));
+  const uint32_t scales[2] = {head[1] & 0x3F3F3F3Fu, (head[3] & 0x0F0F0F0Fu) | (((head[1] >> 6) & 0x03030303u) << 4)};
+  const uint32_t mins[2] = {head[2] & 0x3F3F3F3Fu,
+                            ((head[3] >> 4) & 0x0F0F0F0Fu) | (((head[2] >> 6) & 0x03030303u) << 4)};
+  const uint32_t pick = 0x7540u | static_cast<uint32_t>(j & 3);  // byte j & 3, zeros, then 0x4B: 2^23 + byte
+  const float scale = __uint_as_float(BytePerm(j < 4 ? scales[0] : scales[1], 0x4B000000u, pick)) - 8388608.0f;
+  const float min = __uint_as_float(BytePerm(j < 4 ? mins[0] : mins[1], 0x4B000000u, pick)) - 8388608.0f;
   const float d = HalfBitsToFloat(static_cast<uint16_t>(head[0] & 0xFFFFu));
   const float dmin = HalfBitsToFloat(static_cast<uint16_t>(head[0] >> 16));
-  return make_float2(d * F(scale), dmin * F(min));
+  return make_float2(d * scale, dmin * min);
 }
 template <LoadMode S>
 __device__ __forceinline__ void SetK4Scales(const uint8_t* b, int j, IntChunk& c) {
@@ -29,10 +33,11 @@ __device__ __forceinline__ void SetK4Scales(const uint8_t* b, int j, IntChunk& c
 }
 
 // IQ4_XS: chunk j's scale from the block's first 8 bytes (d, scales_h,
-// scales_l) read as two words.
+// scales_l) read as two words. The 6-bit ls becomes ls - 32 by placing it
+// under a float's exponent (2^23 + ls) and subtracting 2^23 + 32.
 __device__ __forceinline__ float Iq4XsScale(const uint32_t (&head)[2], int j) {
-  const int ls = static_cast<int>(((head[1] >> (4 * j)) & 15u) | (((head[0] >> (16 + 2 * j)) & 3u) << 4));
-  return HalfBitsToFloat(static_cast<uint16_t>(head[0] & 0xFFFFu)) * F(ls - 32);
+  const uint32_t ls = ((head[1] >> (4 * j)) & 15u) | (((head[0] >> (16 + 2 * j)) & 3u) << 4);
+  return HalfBitsToFloat(static_cast<uint16_t>(head[0] & 0xFFFFu)) * (__uint_as_float(0x4B000000u | ls) - 8388640.0f);
 }
 
 template <>
