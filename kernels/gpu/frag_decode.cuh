@@ -190,13 +190,7 @@ struct FragBlock<T::kQ6_K> {  // 210-byte blocks: 2-aligned
     };
     f.lo = code(0);
     f.hi = code(16);
-    const float d = AlignedHalfAt(b + 208);
-    const int8_t* sc = reinterpret_cast<const int8_t*>(b + 192 + 8 * n + 2 * quarter);
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      f.d[h] = d * F(sc[h]);
-      f.m[h] = 32.0f * f.d[h];
-    }
+    Q6kScales(b, j, f.d, f.m);
   }
 };
 template <>

@@ -18,6 +18,7 @@
 
 #include "frag_decode.cuh"
 #include "gemv_params.cuh"
+#include "span_stage.cuh"
 #include "vt/kernels/gpu/kernels.h"
 
 namespace vt::gpu {
@@ -174,13 +175,8 @@ __device__ __forceinline__ void LoadTileStep(const GemvParams& p, const TilePosi
     const uintptr_t start = reinterpret_cast<uintptr_t>(SpanStart(p, at, q / S::kPieces));
     const uint8_t* piece = reinterpret_cast<const uint8_t*>((start & ~uintptr_t{15}) + 16 * (q % S::kPieces));
     if (reinterpret_cast<uintptr_t>(piece) >= start + S::kSpanBytes) continue;  // an aligned span needs one less
-    if (!at_end || piece + 16 <= limit) {
-      pieces[j] = LoadStreaming(reinterpret_cast<const uint4*>(piece));
-    } else {
-      uint32_t words[4] = {0, 0, 0, 0};
-      for (int i = 0; piece + i < limit && i < 16; ++i) words[i / 4] |= static_cast<uint32_t>(piece[i]) << (8 * (i % 4));
-      pieces[j] = make_uint4(words[0], words[1], words[2], words[3]);
-    }
+    const bool whole = !at_end || piece + 16 <= limit;
+    pieces[j] = whole ? LoadStreaming(reinterpret_cast<const uint4*>(piece)) : PieceUpTo(piece, limit);
   }
 }
 

@@ -69,6 +69,16 @@ struct IntBlock<T::kQ5_K> {
     SetK4Scales<S>(b, chunk, c);
   }
 };
+// Q6_K: the affine terms of chunk j's two halves (code 32 stands for 0).
+__device__ __forceinline__ void Q6kScales(const uint8_t* b, int j, float (&d)[2], float (&m)[2]) {
+  const float scale = AlignedHalfAt(b + 208);
+  const int8_t* sc = reinterpret_cast<const int8_t*>(b + 192 + 8 * (j / 4) + 2 * (j % 4));
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    d[h] = scale * F(sc[h]);
+    m[h] = 32.0f * d[h];
+  }
+}
 template <>
 struct IntBlock<T::kQ6_K> {
   static constexpr bool kReadsPastFields = true;
@@ -83,13 +93,7 @@ struct IntBlock<T::kQ6_K> {
     for (int k = 0; k < 8; ++k) {
       c.v[k] = static_cast<int>(((low[k] >> low_shift) & 0x0F0F0F0Fu) | (((high[k] >> high_shift) & 0x03030303u) << 4));
     }
-    const float d = AlignedHalfAt(b + 208);
-    const int8_t* sc = reinterpret_cast<const int8_t*>(b + 192 + 8 * n + 2 * quarter);
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      c.d[h] = d * F(sc[h]);
-      c.m[h] = 32.0f * c.d[h];
-    }
+    Q6kScales(b, chunk, c.d, c.m);
   }
 };
 template <>

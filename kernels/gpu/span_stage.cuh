@@ -20,6 +20,13 @@ inline constexpr int kPiecesPerLane = ((kSpanBytes + 30) / 16 + kWarpSize - 1) /
 template <int kSpanBytes>
 inline constexpr int kStagedBytes = kPiecesPerLane<kSpanBytes> * kWarpSize * 16 + 16;
 
+// The bytes of a 16-byte piece before `limit`, read one by one; zero after.
+__device__ __forceinline__ uint4 PieceUpTo(const uint8_t* piece, const uint8_t* limit) {
+  uint32_t words[4] = {0, 0, 0, 0};
+  for (int i = 0; piece + i < limit && i < 16; ++i) words[i / 4] |= static_cast<uint32_t>(piece[i]) << (8 * (i % 4));
+  return make_uint4(words[0], words[1], words[2], words[3]);
+}
+
 // This lane's pieces of [begin, begin + bytes), read with streaming loads;
 // `limit` is one past the last byte that may be read (the tensor's end): a
 // piece that crosses it is read byte by byte, up to it.
@@ -33,13 +40,7 @@ __device__ __forceinline__ void LoadSpan(const uint8_t* begin, int bytes, const 
     const int index = lane + kWarpSize * j;
     if (index >= count) continue;
     const uint8_t* piece = reinterpret_cast<const uint8_t*>(first) + 16 * index;
-    if (piece + 16 <= limit) {
-      pieces[j] = LoadStreaming(reinterpret_cast<const uint4*>(piece));
-    } else {
-      uint32_t words[4] = {0, 0, 0, 0};
-      for (int i = 0; piece + i < limit && i < 16; ++i) words[i / 4] |= static_cast<uint32_t>(piece[i]) << (8 * (i % 4));
-      pieces[j] = make_uint4(words[0], words[1], words[2], words[3]);
-    }
+    pieces[j] = piece + 16 <= limit ? LoadStreaming(reinterpret_cast<const uint4*>(piece)) : PieceUpTo(piece, limit);
   }
 }
 
