@@ -147,7 +147,8 @@ TEST_CASE("expert GEMV computes the selected experts in one launch; a bad id giv
   constexpr int64_t kExperts = 16, kRows = 19;
   const std::vector<int32_t> ids = {3, 15, 3, 0, 99, -1, 7};
   const int count = static_cast<int>(ids.size());
-  for (GgmlType type : {GgmlType::kQ4_K, GgmlType::kQ8_0, GgmlType::kMXFP4, GgmlType::kIQ2_XXS, GgmlType::kIQ1_M}) {
+  for (GgmlType type : {GgmlType::kQ4_K, GgmlType::kQ8_0, GgmlType::kMXFP4, GgmlType::kIQ2_XXS, GgmlType::kIQ1_M,
+                        GgmlType::kF16, GgmlType::kBF16}) {
     const int64_t k = 2 * std::max<int64_t>(256, gpu::KernelBlockValues(type));
     const std::vector<uint8_t> tower = testing::RandomBlocks(type, kExperts * kRows * k, rng);
     const std::vector<float> w_values = testing::Dequantized(type, tower, kExperts * kRows * k);
