@@ -19,32 +19,37 @@ struct Block<T::kF32> {
     }
   }
 };
-// Eight 16-bit values from a 16-byte load, widened by `widen`.
-template <class Widen>
-__device__ __forceinline__ void Widen16(const uint8_t* b, float* v, Widen widen) {
-#pragma unroll
-  for (int q = 0; q < 4; ++q) {
-    const uint4 x = reinterpret_cast<const uint4*>(b)[q];
-    const uint32_t words[4] = {x.x, x.y, x.z, x.w};
-#pragma unroll
-    for (int i = 0; i < 4; ++i) {
-      v[8 * q + 2 * i] = widen(static_cast<uint16_t>(words[i] & 0xFFFFu));
-      v[8 * q + 2 * i + 1] = widen(static_cast<uint16_t>(words[i] >> 16));
-    }
+// An F16 or BF16 value's bits as a float (exact).
+template <GgmlType T>
+__device__ __forceinline__ float Widen16Bits(uint16_t bits) {
+  static_assert(T == GgmlType::kF16 || T == GgmlType::kBF16, "a 16-bit float type");
+  if constexpr (T == GgmlType::kF16) {
+    return HalfBitsToFloat(bits);
+  } else {
+    return __uint_as_float(static_cast<uint32_t>(bits) << 16);
   }
+}
+// The eight 16-bit values of a 16-byte piece, widened.
+template <GgmlType T>
+__device__ __forceinline__ void WidenPiece(uint4 piece, float* v) {
+  const uint32_t words[4] = {piece.x, piece.y, piece.z, piece.w};
+#pragma unroll
+  for (int i = 0; i < 8; ++i) v[i] = Widen16Bits<T>(static_cast<uint16_t>(words[i / 2] >> (16 * (i % 2))));
 }
 template <>
 struct Block<T::kF16> {
   static constexpr int kBytes = 64, kValues = 32;
   __device__ static void Decode(const uint8_t* b, int, float* v) {
-    Widen16(b, v, [](uint16_t h) { return HalfBitsToFloat(h); });
+#pragma unroll
+    for (int q = 0; q < 4; ++q) WidenPiece<T::kF16>(reinterpret_cast<const uint4*>(b)[q], v + 8 * q);
   }
 };
 template <>
 struct Block<T::kBF16> {
   static constexpr int kBytes = 64, kValues = 32;
   __device__ static void Decode(const uint8_t* b, int, float* v) {
-    Widen16(b, v, [](uint16_t h) { return __uint_as_float(static_cast<uint32_t>(h) << 16); });
+#pragma unroll
+    for (int q = 0; q < 4; ++q) WidenPiece<T::kBF16>(reinterpret_cast<const uint4*>(b)[q], v + 8 * q);
   }
 };
 

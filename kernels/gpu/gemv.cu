@@ -50,13 +50,6 @@ __device__ void WriteRows(const GemvParams& p, int row0, float (&acc)[R][kMaxGem
   }
 }
 
-// An int of magnitude below 2^22 as a float, exactly, with an integer add
-// and a float subtract instead of the slower conversion instruction. The
-// dp4a sums stay far below: 16 products of at most 127 * 128.
-__device__ __forceinline__ float SmallIntToFloat(int v) {
-  return __int_as_float(v + 0x4B400000) - 12582912.0f;  // 0x4B400000 is 1.5 * 2^23
-}
-
 // One decoded weight chunk times every activation of the batch, into acc.
 template <GgmlType T, int R, LoadMode kMode>
 __device__ __forceinline__ void AccumulateInteger(const GemvParams& p, const uint8_t* const (&blocks)[R], int sub,
@@ -78,7 +71,7 @@ __device__ __forceinline__ void AccumulateInteger(const GemvParams& p, const uin
       const int* v = wc[r].v;
       const int low = Dot4(v[3], x0.w, Dot4(v[2], x0.z, Dot4(v[1], x0.y, Dot4(v[0], x0.x, 0))));
       const int high = Dot4(v[7], x1.w, Dot4(v[6], x1.z, Dot4(v[5], x1.y, Dot4(v[4], x1.x, 0))));
-      acc[r][b] += s.x * (wc[r].d[0] * SmallIntToFloat(low) + wc[r].d[1] * SmallIntToFloat(high)) -
+      acc[r][b] += s.x * (wc[r].d[0] * BiasedDot(low + kFloatBias) + wc[r].d[1] * BiasedDot(high + kFloatBias)) -
                    (wc[r].m[0] * s.y + wc[r].m[1] * s.z);
     }
   }
@@ -102,13 +95,7 @@ __device__ __forceinline__ void EightFloats(const uint8_t* row, int64_t group, f
     const float4 a = LoadStreaming(p), b = LoadStreaming(p + 1);
     v[0] = a.x, v[1] = a.y, v[2] = a.z, v[3] = a.w, v[4] = b.x, v[5] = b.y, v[6] = b.z, v[7] = b.w;
   } else {
-    const uint4 q = LoadStreaming(reinterpret_cast<const uint4*>(row) + group);
-    const uint32_t words[4] = {q.x, q.y, q.z, q.w};
-#pragma unroll
-    for (int i = 0; i < 8; ++i) {
-      const uint16_t bits = static_cast<uint16_t>(words[i / 2] >> (16 * (i % 2)));
-      v[i] = T == GgmlType::kF16 ? HalfBitsToFloat(bits) : __uint_as_float(static_cast<uint32_t>(bits) << 16);
-    }
+    WidenPiece<T>(LoadStreaming(reinterpret_cast<const uint4*>(row) + group), v);
   }
 }
 

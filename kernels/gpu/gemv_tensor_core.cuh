@@ -16,6 +16,8 @@
 // run.
 #pragma once
 
+#include <atomic>
+
 #include "frag_decode.cuh"
 #include "gemv_params.cuh"
 #include "span_stage.cuh"
@@ -48,11 +50,8 @@ __device__ __forceinline__ void MmaK16(int (&d)[4], int a0, int a1, int b0, int 
       : "r"(a0), "r"(a1), "r"(b0), "r"(bias));
 }
 
-// The mma adds kFloatBias to each dot product, so that the bits of the sum
-// read as a float are 1.5 * 2^23 + dot exactly (|dot| < 2^22: at most 32
-// products of 127 * 128), and one float subtract gives the dot.
-constexpr int kFloatBias = 0x4B400000;
-__device__ __forceinline__ float BiasedDot(int biased) { return __int_as_float(biased) - 12582912.0f; }
+// The mma adds kFloatBias (int_chunk.cuh) to each dot product, so that one
+// float subtract (BiasedDot) gives the dot as a float.
 
 // One step (kStepChunks chunks, fewer when kWhole is false and the row
 // ends first) of this thread's two rows, g and g + 8 of the tile, whose
@@ -230,22 +229,37 @@ __global__ void __launch_bounds__(kTensorCoreThreads) TensorCoreGemvKernel(GemvP
   }
 }
 
+// How many blocks of TensorCoreGemvKernel<T> fit on the current device at
+// once (SMs x blocks per SM). Asked of the runtime once per device, not on
+// every launch of a decode loop.
+template <GgmlType T>
+cudaError_t ResidentBlocks(int64_t& resident) {
+  constexpr int kCachedDevices = 64;
+  static std::atomic<int64_t> known[kCachedDevices] = {};  // 0: not asked yet
+  int device = 0, sms = 0, per_sm = 0;
+  cudaError_t error = cudaGetDevice(&device);
+  if (error != cudaSuccess) return error;
+  if (device < kCachedDevices && (resident = known[device].load(std::memory_order_relaxed)) > 0) return cudaSuccess;
+  error = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+  if (error == cudaSuccess) {
+    error = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, TensorCoreGemvKernel<T>, kTensorCoreThreads, 0);
+  }
+  if (error != cudaSuccess) return error;
+  resident = static_cast<int64_t>(sms) * (per_sm > 0 ? per_sm : 1);
+  if (device < kCachedDevices) known[device].store(resident, std::memory_order_relaxed);
+  return cudaSuccess;
+}
+
 // Launches TensorCoreGemvKernel<T> over p (activations already queued for
 // quantization, with y cleared): as many blocks as fit on the device at
 // once, at most one warp per item.
 template <GgmlType T>
 cudaError_t LaunchTensorCoreGemv(const GemvParams& p, cudaStream_t stream) {
-  int device = 0, sms = 0, per_sm = 0;
-  cudaError_t error = cudaGetDevice(&device);
-  if (error == cudaSuccess) error = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-  if (error == cudaSuccess) {
-    error = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, TensorCoreGemvKernel<T>, kTensorCoreThreads, 0);
-  }
-  if (error != cudaSuccess) return error;
+  int64_t resident = 0;
+  if (const cudaError_t error = ResidentBlocks<T>(resident); error != cudaSuccess) return error;
   const int steps = (p.chunks + kStepChunks - 1) / kStepChunks;
   const int64_t items = (static_cast<int64_t>(p.rows) + kTileRows - 1) / kTileRows * steps;
   const int64_t wanted = (items + kTensorCoreWarps - 1) / kTensorCoreWarps;
-  const int64_t resident = static_cast<int64_t>(sms) * (per_sm > 0 ? per_sm : 1);
   const dim3 grid(static_cast<unsigned>(wanted < resident ? wanted : resident));
   return LaunchAfterPrevious(TensorCoreGemvKernel<T>, grid, dim3(kTensorCoreThreads), stream, p, items, steps);
 }
