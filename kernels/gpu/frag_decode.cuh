@@ -5,7 +5,8 @@
 // the chunk's affine terms in IntChunk's form:
 //   value[i] = d[i / 16] * code[i] - m[i / 16]
 // Types whose two halves share one scale (kSplitScales false) fill d[0] and
-// m[0] only. The decoders read blocks staged in shared memory, which has
+// m[0] only; types whose values need no offset (kOffset false: m is always
+// 0) leave m unset. The decoders read blocks staged in shared memory, which has
 // slack past every block, so MXFP4's unaligned words may read a little past
 // its block.
 #pragma once
@@ -75,7 +76,7 @@ struct FragBlock {
 // elements 0..15 and the high nibbles 16..31, so word t is this thread's.
 template <>
 struct FragBlock<T::kQ4_0> {
-  static constexpr bool kDefined = true, kSplitScales = false;
+  static constexpr bool kDefined = true, kSplitScales = false, kOffset = true;
   template <LoadMode S>
   __device__ static void Decode(const uint8_t* b, int, int t, FragSlice& f) {
     SplitNibbleWord(WordAt2<S>(b + 2 + 4 * t), f);
@@ -85,7 +86,7 @@ struct FragBlock<T::kQ4_0> {
 };
 template <>
 struct FragBlock<T::kQ4_1> {
-  static constexpr bool kDefined = true, kSplitScales = false;
+  static constexpr bool kDefined = true, kSplitScales = false, kOffset = true;
   template <LoadMode S>
   __device__ static void Decode(const uint8_t* b, int, int t, FragSlice& f) {
     SplitNibbleWord(WordAt<S>(b + 4 + 4 * t), f);
@@ -94,7 +95,7 @@ struct FragBlock<T::kQ4_1> {
 };
 template <>
 struct FragBlock<T::kQ5_0> {
-  static constexpr bool kDefined = true, kSplitScales = false;
+  static constexpr bool kDefined = true, kSplitScales = false, kOffset = true;
   template <LoadMode S>
   __device__ static void Decode(const uint8_t* b, int, int t, FragSlice& f) {
     SplitNibbleWord(WordAt2<S>(b + 6 + 4 * t), f);
@@ -107,7 +108,7 @@ struct FragBlock<T::kQ5_0> {
 };
 template <>
 struct FragBlock<T::kQ5_1> {
-  static constexpr bool kDefined = true, kSplitScales = false;
+  static constexpr bool kDefined = true, kSplitScales = false, kOffset = true;
   template <LoadMode S>
   __device__ static void Decode(const uint8_t* b, int, int t, FragSlice& f) {
     SplitNibbleWord(WordAt<S>(b + 8 + 4 * t), f);
@@ -119,37 +120,37 @@ struct FragBlock<T::kQ5_1> {
 };
 template <>
 struct FragBlock<T::kQ8_0> {
-  static constexpr bool kDefined = true, kSplitScales = false;
+  static constexpr bool kDefined = true, kSplitScales = false, kOffset = false;
   template <LoadMode S>
   __device__ static void Decode(const uint8_t* b, int, int t, FragSlice& f) {
     f.lo = static_cast<int>(WordAt2<S>(b + 2 + 4 * t));
     f.hi = static_cast<int>(WordAt2<S>(b + 18 + 4 * t));
-    f.d[0] = AlignedHalfAt(b), f.m[0] = 0.0f;
+    f.d[0] = AlignedHalfAt(b);
   }
 };
 template <>
 struct FragBlock<T::kIQ4_NL> {
-  static constexpr bool kDefined = true, kSplitScales = false;
+  static constexpr bool kDefined = true, kSplitScales = false, kOffset = false;
   template <LoadMode S>
   __device__ static void Decode(const uint8_t* b, int, int t, FragSlice& f) {
     LookupNibbleWord<NibbleTable::kIq4nl>(WordAt2<S>(b + 2 + 4 * t), f);
-    f.d[0] = AlignedHalfAt(b), f.m[0] = 0.0f;
+    f.d[0] = AlignedHalfAt(b);
   }
 };
 template <>
 struct FragBlock<T::kMXFP4> {  // 17-byte blocks: any alignment
-  static constexpr bool kDefined = true, kSplitScales = false;
+  static constexpr bool kDefined = true, kSplitScales = false, kOffset = false;
   template <LoadMode S>
   __device__ static void Decode(const uint8_t* b, int, int t, FragSlice& f) {
     LookupNibbleWord<NibbleTable::kFp4>(WordAt1<S>(b + 1 + 4 * t), f);
-    f.d[0] = E8m0Half(b[0]), f.m[0] = 0.0f;
+    f.d[0] = E8m0Half(b[0]);
   }
 };
 
 // The K-quants and IQ4_XS: chunk j of a 256-value super-block.
 template <>
 struct FragBlock<T::kQ4_K> {
-  static constexpr bool kDefined = true, kSplitScales = false;
+  static constexpr bool kDefined = true, kSplitScales = false, kOffset = true;
   template <LoadMode S>
   __device__ static void Decode(const uint8_t* b, int j, int t, FragSlice& f) {
     const uint8_t* qs = b + 16 + 32 * (j / 2) + 4 * t;
@@ -162,7 +163,7 @@ struct FragBlock<T::kQ4_K> {
 };
 template <>
 struct FragBlock<T::kQ5_K> {
-  static constexpr bool kDefined = true, kSplitScales = false;
+  static constexpr bool kDefined = true, kSplitScales = false, kOffset = true;
   template <LoadMode S>
   __device__ static void Decode(const uint8_t* b, int j, int t, FragSlice& f) {
     const uint8_t* qs = b + 48 + 32 * (j / 2) + 4 * t;
@@ -177,7 +178,7 @@ struct FragBlock<T::kQ5_K> {
 };
 template <>
 struct FragBlock<T::kQ6_K> {  // 210-byte blocks: 2-aligned
-  static constexpr bool kDefined = true, kSplitScales = true;
+  static constexpr bool kDefined = true, kSplitScales = true, kOffset = true;
   template <LoadMode S>
   __device__ static void Decode(const uint8_t* b, int j, int t, FragSlice& f) {
     const int n = j / 4, quarter = j % 4;
@@ -195,13 +196,13 @@ struct FragBlock<T::kQ6_K> {  // 210-byte blocks: 2-aligned
 };
 template <>
 struct FragBlock<T::kIQ4_XS> {  // 136-byte blocks: 8-aligned
-  static constexpr bool kDefined = true, kSplitScales = false;
+  static constexpr bool kDefined = true, kSplitScales = false, kOffset = false;
   template <LoadMode S>
   __device__ static void Decode(const uint8_t* b, int j, int t, FragSlice& f) {
     LookupNibbleWord<NibbleTable::kIq4nl>(WordAt<S>(b + 8 + 16 * j + 4 * t), f);
     uint32_t head[2];
     LoadAligned<2, 8, S>(b, head);
-    f.d[0] = Iq4XsScale(head, j), f.m[0] = 0.0f;
+    f.d[0] = Iq4XsScale(head, j);
   }
 };
 

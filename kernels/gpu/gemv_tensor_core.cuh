@@ -86,9 +86,10 @@ __device__ __forceinline__ void TensorCoreStep(const GemvParams& p, const uint8_
         const FragSlice& r = w[j / 2];
         const float4& a = s[j % 2];
         acc[j] = fmaf(r.d[0] * a.x, BiasedDot(d[j]), acc[j]);
-        acc[j] = fmaf(-r.m[0], a.w, acc[j]);
+        if constexpr (Frag::kOffset) acc[j] = fmaf(-r.m[0], a.w, acc[j]);
       }
     } else {
+      static_assert(Frag::kOffset, "split-scale decoders fill both offsets");
       int low[4], high[4];
       MmaK16(low, w[0].lo, w[1].lo, static_cast<int>(x.x), kFloatBias);
       MmaK16(high, w[0].hi, w[1].hi, static_cast<int>(x.y), kFloatBias);
@@ -269,15 +270,16 @@ cudaError_t LaunchTensorCoreGemv(const GemvParams& p, cudaStream_t stream) {
 // gemv.cu (whose time grows with it) on an H200, in one run of both
 // (docs/BENCHMARKS.md). For example Q4_K: dp4a 2160, 1941, 1742 GB/s at
 // batch 3, 4, 5, tensor cores 1905-1926 at every batch; MXFP4: dp4a 1299 at
-// batch 5 and 1171 at 6, tensor cores 1248.
+// batch 5 and 1171 at 6, tensor cores 1272-1287; IQ4_XS: dp4a 1356 at
+// batch 6 and 1261 at 7, tensor cores 1319-1324.
 template <GgmlType T>
 constexpr int kTensorCoreMinBatch = T == GgmlType::kQ8_0 || T == GgmlType::kQ5_0 || T == GgmlType::kQ5_1 ||
                                             T == GgmlType::kQ6_K
                                         ? 3
-                                    : T == GgmlType::kQ5_K   ? 4
-                                    : T == GgmlType::kMXFP4  ? 6
-                                    : T == GgmlType::kIQ4_XS ? 8
-                                                             : 5;
+                                    : T == GgmlType::kQ5_K || T == GgmlType::kIQ4_NL ? 4
+                                    : T == GgmlType::kMXFP4                          ? 6
+                                    : T == GgmlType::kIQ4_XS                         ? 7
+                                                                                     : 5;
 
 template <GgmlType T>
 constexpr bool kTensorCoreGemv = kHasFragDecoder<T>;
