@@ -34,14 +34,14 @@ __device__ const uint8_t* SlotWeights(const GemvParams& p) {
 }
 
 // Sums the lanes' partial results and writes y for this warp's rows.
-template <int R>
-__device__ void WriteRows(const GemvParams& p, int row0, float (&acc)[R][kMaxGemvBatch]) {
+template <int R, int N>
+__device__ void WriteRows(const GemvParams& p, int row0, float (&acc)[R][N]) {
   const int lane = static_cast<int>(threadIdx.x % kWarpSize);
   float* y = p.y + blockIdx.y * p.y_slot_stride;
 #pragma unroll
   for (int r = 0; r < R; ++r) {
 #pragma unroll
-    for (int b = 0; b < kMaxGemvBatch; ++b) {
+    for (int b = 0; b < N; ++b) {
       if (b < p.batch) {
         const float sum = WarpSum(acc[r][b]);
         if (lane == 0 && row0 + r < p.rows) y[static_cast<int64_t>(b) * p.rows + row0 + r] = sum;
@@ -51,9 +51,9 @@ __device__ void WriteRows(const GemvParams& p, int row0, float (&acc)[R][kMaxGem
 }
 
 // One decoded weight chunk times every activation of the batch, into acc.
-template <GgmlType T, int R, LoadMode kMode>
+template <GgmlType T, int R, LoadMode kMode, int N>
 __device__ __forceinline__ void AccumulateInteger(const GemvParams& p, const uint8_t* const (&blocks)[R], int sub,
-                                                  int ch, float (&acc)[R][kMaxGemvBatch]) {
+                                                  int ch, float (&acc)[R][N]) {
   IntChunk wc[R];
 #pragma unroll
   for (int r = 0; r < R; ++r) IntBlock<T>::template Decode<kMode>(blocks[r], sub, wc[r]);
@@ -61,7 +61,7 @@ __device__ __forceinline__ void AccumulateInteger(const GemvParams& p, const uin
   const float4* scales = p.xq.scales + blockIdx.y * (p.x_slot_stride / 32);
   const int64_t x_batch_stride = static_cast<int64_t>(p.chunks) * 32;
 #pragma unroll
-  for (int b = 0; b < kMaxGemvBatch; ++b) {
+  for (int b = 0; b < N; ++b) {
     if (b >= p.batch) continue;
     const int4* xp = reinterpret_cast<const int4*>(codes + b * x_batch_stride + 32 * ch);
     const int4 x0 = xp[0], x1 = xp[1];
@@ -102,9 +102,9 @@ __device__ __forceinline__ void EightFloats(const uint8_t* row, int64_t group, f
 // The plain floats: lane l takes the groups of 8 values l, l + 32, ... of
 // every row (so each load instruction covers whole lines), two groups per
 // row at a time, and multiplies them with the float activations.
-template <GgmlType T, int R>
+template <GgmlType T, int R, int N>
 __device__ __forceinline__ void FloatRows(const GemvParams& p, const uint8_t* const (&row_begin)[R],
-                                          float (&acc)[R][kMaxGemvBatch]) {
+                                          float (&acc)[R][N]) {
   constexpr int kUnroll = 2;
   const int lane = static_cast<int>(threadIdx.x % kWarpSize);
   const int64_t groups = static_cast<int64_t>(p.chunks) * 4;
@@ -130,7 +130,7 @@ __device__ __forceinline__ void FloatRows(const GemvParams& p, const uint8_t* co
       const int64_t group = base + u * kWarpSize;
       if (group >= groups) break;
 #pragma unroll
-      for (int b = 0; b < kMaxGemvBatch; ++b) {
+      for (int b = 0; b < N; ++b) {
         if (b >= p.batch) break;
         const float4* xp = reinterpret_cast<const float4*>(x + b * x_batch_stride + 8 * group);
         const float4 x0 = xp[0], x1 = xp[1];
@@ -147,9 +147,9 @@ __device__ __forceinline__ void FloatRows(const GemvParams& p, const uint8_t* co
 
 // Spans of 32 chunks staged through shared memory; the next span loads
 // while this one is decoded.
-template <GgmlType T, int R>
+template <GgmlType T, int R, int N>
 __device__ __forceinline__ void StagedRows(const GemvParams& p, const uint8_t* const (&row_begin)[R],
-                                           const uint8_t* limit, float (&acc)[R][kMaxGemvBatch]) {
+                                           const uint8_t* limit, float (&acc)[R][N]) {
   using B = Block<T>;
   constexpr int kChunksPerBlock = B::kValues / 32;
   constexpr int kSpanBytes = kWarpSize / kChunksPerBlock * B::kBytes;
@@ -203,9 +203,9 @@ constexpr int kLaneChunks = T == GgmlType::kMXFP4 ? 2 : 1;
 
 // Chunk `ch` of every row, its blocks read straight from global memory; the
 // tensor's last block is read exactly (LoadMode).
-template <GgmlType T, int R, LoadMode kMode>
+template <GgmlType T, int R, LoadMode kMode, int N>
 __device__ __forceinline__ void DirectChunk(const GemvParams& p, const uint8_t* const (&row_begin)[R],
-                                            const uint8_t* limit, int ch, float (&acc)[R][kMaxGemvBatch]) {
+                                            const uint8_t* limit, int ch, float (&acc)[R][N]) {
   using B = Block<T>;
   constexpr int kChunksPerBlock = B::kValues / 32;
   const int64_t offset = static_cast<int64_t>(ch / kChunksPerBlock) * B::kBytes;
@@ -225,9 +225,9 @@ __device__ __forceinline__ void DirectChunk(const GemvParams& p, const uint8_t* 
 
 // Each lane takes kLaneChunks neighbouring chunks per step. Bulk loads are
 // marked streaming for larger batches (the activations then stay in L1).
-template <GgmlType T, int R>
+template <GgmlType T, int R, int N>
 __device__ __forceinline__ void DirectRows(const GemvParams& p, const uint8_t* const (&row_begin)[R],
-                                           const uint8_t* limit, float (&acc)[R][kMaxGemvBatch]) {
+                                           const uint8_t* limit, float (&acc)[R][N]) {
   constexpr int kStep = kLaneChunks<T>;
   constexpr LoadMode kMode = R == kManyRows ? LoadMode::kStreaming : LoadMode::kCached;
   const int lane = static_cast<int>(threadIdx.x % kWarpSize);
@@ -239,9 +239,9 @@ __device__ __forceinline__ void DirectRows(const GemvParams& p, const uint8_t* c
 }
 
 // Resident blocks per SM the compiler must leave room for (it caps
-// registers to fit): six for batch 1-2 kernels (at most 80 registers), four
-// for the batch 3-8 kernels of the types where that measured faster, none
-// for the rest. Chosen on an H200 (docs/BENCHMARKS.md has the runs): at
+// registers to fit): six for batch 1-2 kernels (at most 80 registers) or
+// eight for some types (below); four for the batch 3-8 kernels of the
+// types where that measured faster, none for the rest. Chosen on an H200 (docs/BENCHMARKS.md has the runs): at
 // batch 8 four took Q6_K from 842 to 1021 GB/s and Q2_K from 439 to 699,
 // but Q8_0 from 1442 down to 1011 and IQ1_S from 414 to 305.
 template <GgmlType T>
@@ -250,15 +250,33 @@ constexpr bool kFourBlocksAtManyRows =
     T == GgmlType::kQ6_K || T == GgmlType::kIQ2_XXS || T == GgmlType::kIQ4_NL || T == GgmlType::kIQ4_XS ||
     T == GgmlType::kMXFP4 || T == GgmlType::kTQ2_0 || T == GgmlType::kQ1_0 || T == GgmlType::kQ2_0;
 
+// Activations a kernel of R rows per warp serves at most: batch 1-2 take
+// kFewRows, larger batches kManyRows. Its sums and its per-activation code
+// exist only for these, so the batch 1-2 kernels carry no registers or
+// instructions for activations 3-8. That took batch 1 on an H200 (one A/B
+// run) from 2991 to 3164 GB/s for Q4_K, 3399 to 3586 for Q8_0, 2181 to
+// 2520 for MXFP4 and 2199 to 2694 for IQ4_XS.
+template <int R>
+constexpr int kBatchCap = R == kFewRows ? 2 : kMaxGemvBatch;
+
+// The batch 1-2 kernels held to eight blocks (64 registers) instead of six,
+// where that measured faster on an H200 (one A/B run, batch 1 / expert
+// GEMV GB/s, six against eight): Q4_K 3164 / 2343 against 3203 / 2671,
+// MXFP4 2520 / 1876 against 2573 / 1893, Q5_1 2610 / 2398 against
+// 2754 / 2524. Q8_0 (2460 / 2460 with eight), Q5_K and Q6_K lost.
+template <GgmlType T>
+constexpr bool kEightBlocksAtFewRows = T == GgmlType::kQ4_1 || T == GgmlType::kQ5_0 || T == GgmlType::kQ5_1 ||
+                                       T == GgmlType::kQ4_K || T == GgmlType::kIQ2_XXS || T == GgmlType::kMXFP4;
+
 template <GgmlType T, int R>
-constexpr int kMinBlocksPerSm = R == kFewRows ? 6 : kFourBlocksAtManyRows<T> ? 4 : 1;
+constexpr int kMinBlocksPerSm = R == kFewRows ? (kEightBlocksAtFewRows<T> ? 8 : 6) : kFourBlocksAtManyRows<T> ? 4 : 1;
 
 template <GgmlType T, int R>
 __global__ void __launch_bounds__(kThreads, (kMinBlocksPerSm<T, R>)) GemvKernel(GemvParams p) {
   const int warp = static_cast<int>(threadIdx.x / kWarpSize);
   const int row0 = (static_cast<int>(blockIdx.x) * kWarpsPerBlock + warp) * R;
   if (row0 >= p.rows) return;
-  float acc[R][kMaxGemvBatch] = {};
+  float acc[R][kBatchCap<R>] = {};
   WaitForPreviousKernel();  // the quantized activations (and expert ids) are written
   const uint8_t* w = SlotWeights(p);
   if (w == nullptr) {
