@@ -86,6 +86,13 @@ constexpr bool kStagedGemv = T == GgmlType::kQ8_0 || T == GgmlType::kQ3_K || T =
                              T == GgmlType::kIQ1_S || T == GgmlType::kIQ1_M || T == GgmlType::kIQ2_XS ||
                              T == GgmlType::kIQ2_S || T == GgmlType::kIQ3_XXS || T == GgmlType::kIQ3_S;
 
+// Q4_1 stages its blocks at batch 1-2 only: in one A/B run on an H200,
+// batch 1 went from 3205 to 3378 GB/s and the expert GEMV from 2762 to
+// 2860, while staging Q4_0, Q5_0, Q5_1, IQ4_NL, IQ4_XS, MXFP4, Q4_K and
+// seven other types lost 2-25% (Q4_K 3204 -> 2816, IQ4_XS 2650 -> 2086).
+template <GgmlType T>
+constexpr bool kStagedAtFewRows = T == GgmlType::kQ4_1;
+
 // Values 8 * group .. 8 * group + 7 of a row of plain floats, in one 16-byte
 // load (F16, BF16) or two (F32), marked streaming.
 template <GgmlType T>
@@ -223,13 +230,24 @@ __device__ __forceinline__ void DirectChunk(const GemvParams& p, const uint8_t* 
   }
 }
 
+// Types whose batch 1-2 GEMV marks its block loads streaming too. In one
+// A/B run on an H200 (batch 1 / expert GEMV GB/s, cached against
+// streaming): Q4_0 3140 / 2680 against 3204 / 2689, Q4_K 3201 / 2675
+// against 3247 / 2771, Q5_K 3061 / 2615 against 3169 / 2709, IQ4_XS
+// 2683 / 2160 against 2709 / 2255, Q2_K and TQ2_0 4-7% faster; Q5_0 and
+// MXFP4 lost 3-4%.
+template <GgmlType T>
+constexpr bool kStreamingAtFewRows = T == GgmlType::kQ4_0 || T == GgmlType::kQ2_K || T == GgmlType::kQ4_K ||
+                                     T == GgmlType::kQ5_K || T == GgmlType::kIQ4_XS || T == GgmlType::kTQ2_0;
+
 // Each lane takes kLaneChunks neighbouring chunks per step. Bulk loads are
-// marked streaming for larger batches (the activations then stay in L1).
+// marked streaming for larger batches (the activations then stay in L1) and
+// for the types above.
 template <GgmlType T, int R, int N>
 __device__ __forceinline__ void DirectRows(const GemvParams& p, const uint8_t* const (&row_begin)[R],
                                            const uint8_t* limit, float (&acc)[R][N]) {
   constexpr int kStep = kLaneChunks<T>;
-  constexpr LoadMode kMode = R == kManyRows ? LoadMode::kStreaming : LoadMode::kCached;
+  constexpr LoadMode kMode = R == kManyRows || kStreamingAtFewRows<T> ? LoadMode::kStreaming : LoadMode::kCached;
   const int lane = static_cast<int>(threadIdx.x % kWarpSize);
   static_assert(kStep == 1 || kStep == 2, "one or two chunks a step");
   for (int first = kStep * lane; first < p.chunks; first += kStep * kWarpSize) {
@@ -291,7 +309,7 @@ __global__ void __launch_bounds__(kThreads, (kMinBlocksPerSm<T, R>)) GemvKernel(
   const uint8_t* limit = w + static_cast<int64_t>(p.rows) * p.row_bytes;
   if constexpr (!kUsesIntegerGemv<T>) {
     FloatRows<T, R>(p, row_begin, acc);
-  } else if constexpr (kStagedGemv<T>) {
+  } else if constexpr (kStagedGemv<T> || (R == kFewRows && kStagedAtFewRows<T>)) {
     StagedRows<T, R>(p, row_begin, limit, acc);
   } else {
     DirectRows<T, R>(p, row_begin, limit, acc);
