@@ -89,7 +89,7 @@ constexpr bool kStagedGemv = T == GgmlType::kQ8_0 || T == GgmlType::kQ3_K || T =
 // Q4_1 stages its blocks at batch 1-2 only: in one A/B run on an H200,
 // batch 1 went from 3205 to 3378 GB/s and the expert GEMV from 2762 to
 // 2860, while staging Q4_0, Q5_0, Q5_1, IQ4_NL, IQ4_XS, MXFP4, Q4_K and
-// seven other types lost 2-25% (Q4_K 3204 -> 2816, IQ4_XS 2650 -> 2086).
+// seven other types lost 2-22% (Q4_K 3204 -> 2816, IQ4_XS 2650 -> 2086).
 template <GgmlType T>
 constexpr bool kStagedAtFewRows = T == GgmlType::kQ4_1;
 
