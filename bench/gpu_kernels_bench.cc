@@ -278,7 +278,7 @@ int main(int argc, char** argv) {
     });
     const double expand = (matrix_bytes + 2.0 * static_cast<double>(values)) / (expand_ms * 1e6);
     const double gemm_ms = MedianMs(quick ? 4 : 8, [&](int i) {
-      CheckLaunch(vt::gpu::Gemm(matrix(i, kGemmBatch), nullptr));
+      CheckLaunch(vt::gpu::Gemm(matrix(i, kGemmBatch), workspace.data, workspace_bytes, nullptr));
     });
     const double gemm_tflops = 2.0 * static_cast<double>(values) * kGemmBatch / (gemm_ms * 1e9);
     std::printf("%-8s %6lld %8.1f | %8.0f %5.2f %18s %6.0f | %8.0f %5.2f | %8.0f %5.2f | %8.0f %5.2f | %9.1f\n",

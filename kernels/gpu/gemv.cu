@@ -7,6 +7,7 @@
 // expert. Larger batches of the types with a fragment decoder run on
 // tensor cores instead (gemv_tensor_core.cuh).
 #include <limits>
+#include <utility>
 
 #include "block_decode_int.cuh"
 #include "gemv_params.cuh"
@@ -316,6 +317,17 @@ __global__ void __launch_bounds__(kThreads, (kMinBlocksPerSm<T, R>)) GemvKernel(
   }
   WriteRows<R>(p, row0, acc);
 }
+
+#if !defined(VT_HIP)
+// kTensorCoreGemvTypes (registry.h), which the GEMM hands to this GEMV, lists
+// exactly the types with a fragment decoder.
+template <size_t... I>
+constexpr bool TensorCoreListMatches(std::index_sequence<I...>) {
+  return ((kTensorCoreGemv<kDecodedTypes[I]> == SetOf(kTensorCoreGemvTypes).Contains(kDecodedTypes[I])) && ...);
+}
+static_assert(TensorCoreListMatches(std::make_index_sequence<kDecodedTypes.size()>{}),
+              "kTensorCoreGemvTypes must list exactly the types with a fragment decoder");
+#endif
 
 // Quantizes the activations (integer path) and launches the GEMV of type T.
 template <GgmlType T>

@@ -42,11 +42,13 @@ inline std::string Pointer(const char* entry, const char* what, const void* p, b
   return {};
 }
 
-inline std::string Workspace(const char* entry, size_t have, size_t need, const void* workspace) {
+// `sizer`: the function that tells callers the size.
+inline std::string Workspace(const char* entry, size_t have, size_t need, const void* workspace,
+                             const char* sizer = "GemvWorkspaceBytes") {
   if (need == 0) return {};
   if (workspace == nullptr || have < need) {
     return std::string(entry) + ": workspace holds " + std::to_string(have) + " bytes, needs " +
-           std::to_string(need) + " (GemvWorkspaceBytes)";
+           std::to_string(need) + " (" + sizer + ")";
   }
   return Pointer(entry, "workspace", workspace, true);
 }
@@ -104,7 +106,7 @@ inline std::string CheckExpertGemv(const ExpertGemvArgs& a, const void* workspac
                 Workspace(entry, workspace_bytes, WorkspaceFor(a.type, a.k, activations), workspace)});
 }
 
-inline std::string CheckGemm(const GemmArgs& a) {
+inline std::string CheckGemm(const GemmArgs& a, const void* workspace, size_t workspace_bytes) {
   using namespace launch_checks_detail;
   const char* entry = "Gemm";
   const std::string type_error = TypeError(entry, a.type, ExpandTypes());
@@ -113,8 +115,10 @@ inline std::string CheckGemm(const GemmArgs& a) {
     return std::string(entry) + ": batch = " + std::to_string(a.batch) + " is outside 1.." + std::to_string(65535 * 32);
   }
   if (a.rows <= 0 || a.rows > INT32_MAX) return std::string(entry) + ": rows = " + std::to_string(a.rows) + " is out of range";
+  const size_t workspace_needed = UsesIntegerGemv(a.type) ? GemmWorkspaceBytes(a.k) : 0;
   return First({WholeBlocks(entry, "k", a.k, a.type), Pointer(entry, "weights", a.weights, true),
-                Pointer(entry, "x", a.x, true), Pointer(entry, "y", a.y, false)});
+                Pointer(entry, "x", a.x, true), Pointer(entry, "y", a.y, false),
+                Workspace(entry, workspace_bytes, workspace_needed, workspace, "GemmWorkspaceBytes")});
 }
 
 }  // namespace vt::gpu

@@ -21,6 +21,12 @@ namespace {
 
 using testing::DeviceArray;
 
+#if defined(VT_HIP)
+constexpr DeviceKind kBuildDevice = DeviceKind::kRocm;
+#else
+constexpr DeviceKind kBuildDevice = DeviceKind::kCuda;
+#endif
+
 constexpr uint8_t kPoisonByte = 0xFF;  // bf16 0xFFFF and f32 0xFFFFFFFF: NaNs the CPU never makes
 
 uint64_t FreshSeed() { return (static_cast<uint64_t>(std::random_device{}()) << 32) ^ std::random_device{}(); }
@@ -197,17 +203,21 @@ TEST_CASE("expert GEMV computes the selected experts in one launch; a bad id giv
   }
 }
 
-// GEMM on random data: TF32 inputs carry a relative error of at most 2^-11
-// each, so a product is off by at most 2^-10 of |w x|; float accumulation
-// adds at most 1e-5 of sum |w x|.
+// GEMM on random data. The TF32 path: inputs carry a relative error of at
+// most 2^-11 each, so a product is off by at most 2^-10 of |w x|; float
+// accumulation adds at most 1e-5 of sum |w x|. The int8 path
+// (Int8GemmTypes on CUDA) is the GEMV's, with the GEMV's bound. A batch of
+// 43 is five groups of eight and one of three for it (tensor cores or dp4a
+// by type), and rows 70 leave ragged tiles on both paths.
 TEST_CASE("GEMM matches the CPU kernels' dequantized product, every decoded type, ragged tiles", "[gpu][gemm]") {
   const uint64_t seed = FreshSeed();
   INFO("seed " << seed);
   std::mt19937_64 rng(seed);
   for (GgmlType type : gpu::kDecodedTypes) {
-    const int64_t rows = 70, batch = 40;
+    const int64_t rows = 70, batch = 43;
     const int64_t k = gpu::KernelBlockValues(type) * (gpu::KernelBlockValues(type) == 32 ? 5 : 2);
-    CAPTURE(NameOf(type), k);
+    const bool int8_path = gpu::Int8GemmTypes(kBuildDevice).Contains(type);
+    CAPTURE(NameOf(type), k, int8_path);
     const std::vector<uint8_t> w = testing::RandomBlocks(type, rows * k, rng);
     const std::vector<float> x = testing::RandomFloats(static_cast<size_t>(k * batch), rng);
     const std::vector<float> w_values = testing::Dequantized(type, w, rows * k);
@@ -215,7 +225,9 @@ TEST_CASE("GEMM matches the CPU kernels' dequantized product, every decoded type
     DeviceArray<float> device_x(x);
     DeviceArray<float> y(static_cast<size_t>(rows * batch));
     y.Poison(kPoisonByte);
-    const gpu::LaunchStatus status = gpu::Gemm(Matmul(type, device_w.get(), rows, k, device_x.get(), batch, y.get()), nullptr);
+    DeviceArray<uint8_t> workspace(gpu::GemmWorkspaceBytes(k));
+    const gpu::LaunchStatus status = gpu::Gemm(Matmul(type, device_w.get(), rows, k, device_x.get(), batch, y.get()),
+                                               workspace.get(), gpu::GemmWorkspaceBytes(k), nullptr);
     INFO(status.error);
     REQUIRE(status.ok());
     const std::vector<float> got = y.Download();
@@ -224,8 +236,9 @@ TEST_CASE("GEMM matches the CPU kernels' dequantized product, every decoded type
       for (int64_t r = 0; r < rows; ++r) {
         const float* w_row = w_values.data() + r * k;
         const float* x_row = x.data() + b * k;
-        const double want = testing::ExpectedDot(w_row, x_row, k, false).value;
-        const double tolerance = (0x1p-10 + 1e-5) * testing::AbsDot(w_row, x_row, k);
+        const testing::Expected expected = testing::ExpectedDot(w_row, x_row, k, int8_path);
+        const double want = expected.value;
+        const double tolerance = int8_path ? expected.tolerance : (0x1p-10 + 1e-5) * testing::AbsDot(w_row, x_row, k);
         const float g = got[static_cast<size_t>(b * rows + r)];
         if (!(std::fabs(g - want) <= tolerance) && ++failures <= 3) {
           UNSCOPED_INFO("row " << r << " activation " << b << ": got " << g << ", want " << want << " +- " << tolerance);

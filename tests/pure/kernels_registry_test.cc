@@ -54,7 +54,16 @@ TEST_CASE("the CUDA and ROCm tables claim only what the GPU kernels execute", "[
   // No GPU kernels for the other device kinds.
   for (DeviceKind kind : {DeviceKind::kCpu, DeviceKind::kMetal, DeviceKind::kVulkan, DeviceKind::kXpu}) {
     CHECK(gpu::KeepQuantGemvTypes(kind).empty());
+    CHECK(gpu::Int8GemmTypes(kind).empty());
   }
+  // The int8 tensor-core GEMM: eleven block types on CUDA, none on ROCm
+  // (no AMD GPU to measure an MFMA kernel on).
+  const GgmlTypeSet int8_gemm = gpu::Int8GemmTypes(DeviceKind::kCuda);
+  CHECK(int8_gemm.size() == 11);
+  CHECK((int8_gemm.mask() & ~gpu::KeepQuantGemvTypes(DeviceKind::kCuda).mask()) == 0);
+  CHECK(int8_gemm.Contains(GgmlType::kQ4_K));
+  CHECK_FALSE(int8_gemm.Contains(GgmlType::kIQ2_XXS));
+  CHECK(gpu::Int8GemmTypes(DeviceKind::kRocm).empty());
 }
 
 TEST_CASE("the GPU expands exactly the types the CPU kernels dequantize", "[kernels]") {

@@ -73,19 +73,35 @@ TEST_CASE("Gemv refuses bad shapes, pointers and workspaces", "[kernels][gpu]") 
   CHECK(CheckGemv(a, nullptr, 0).empty());
 }
 
-TEST_CASE("Gemm takes any batch and refuses bad shapes", "[kernels][gpu]") {
+TEST_CASE("Gemm takes any batch and refuses bad shapes and workspaces", "[kernels][gpu]") {
+  const void* workspace = At(0x50000);
+  // Block types need the room of eight quantized activations: int8 codes
+  // plus a 16-byte record per 32 values.
+  const size_t enough = GemmWorkspaceBytes(4096);
+  CHECK(enough == 4096 * 8 + 4096 * 8 / 32 * 16);
   GemmArgs a = ValidGemv();
   a.batch = 512;
-  CHECK(CheckGemm(a).empty());
+  CHECK(CheckGemm(a, workspace, enough).empty());
   a.batch = 0;
-  CHECK(CheckGemm(a) == "Gemm: batch = 0 is outside 1..2097120");
+  CHECK(CheckGemm(a, workspace, enough) == "Gemm: batch = 0 is outside 1..2097120");
   a = ValidGemv();
   a.type = GgmlType::kIQ2_XXS;
   a.k = 4000;
-  CHECK(CheckGemm(a) == "Gemm: k = 4000 is not a positive multiple of 256 (iq2_xxs values per block)");
+  CHECK(CheckGemm(a, workspace, enough) ==
+        "Gemm: k = 4000 is not a positive multiple of 256 (iq2_xxs values per block)");
   a = ValidGemv();
   a.x = static_cast<const float*>(At(0x30004));
-  CHECK(CheckGemm(a) == "Gemm: x is not 16-byte aligned");
+  CHECK(CheckGemm(a, workspace, enough) == "Gemm: x is not 16-byte aligned");
+  CHECK(CheckGemm(ValidGemv(), workspace, enough - 1) ==
+        "Gemm: workspace holds " + std::to_string(enough - 1) + " bytes, needs " + std::to_string(enough) +
+            " (GemmWorkspaceBytes)");
+  CHECK(CheckGemm(ValidGemv(), nullptr, 0) ==
+        "Gemm: workspace holds 0 bytes, needs " + std::to_string(enough) + " (GemmWorkspaceBytes)");
+  CHECK(CheckGemm(ValidGemv(), At(0x50008), enough) == "Gemm: workspace is not 16-byte aligned");
+  // Plain floats need none.
+  a = ValidGemv();
+  a.type = GgmlType::kF16;
+  CHECK(CheckGemm(a, nullptr, 0).empty());
 }
 
 TEST_CASE("ExpertGemv refuses bad counts and towers", "[kernels][gpu]") {

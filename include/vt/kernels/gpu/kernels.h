@@ -49,9 +49,14 @@ struct MatmulArgs {
 // sums into y atomically: there y's last bits may differ between runs.
 using GemvArgs = MatmulArgs;
 
-// Prefill, any batch (GEMV serves 1-8 better). On CUDA the weight tiles are
-// decoded to floats in shared memory and multiplied on tensor cores in TF32
-// (10-bit mantissa inputs, float accumulation); built as HIP, with FMAs.
+// Prefill, any batch (GEMV serves 1-8 better). On CUDA the types of
+// Int8GemmTypes (registry.h) run as the GEMV above, eight activations per
+// pass over the weights: x quantized to int8 per 32 values, int8 tensor
+// cores, partial sums added into y atomically. The other types, and every
+// type built as HIP, decode weight tiles to floats in shared memory and
+// multiply them on tensor cores in TF32 (10-bit mantissa inputs, float
+// accumulation) or, on HIP, with FMAs. Block types take a workspace of
+// GemmWorkspaceBytes(k) on every backend (HIP leaves it unused).
 using GemmArgs = MatmulArgs;
 
 // MoE decode: for each slot s < count, y[s] = W[ids[s]] x_s over a stacked
@@ -85,6 +90,10 @@ constexpr size_t GemvWorkspaceBytes(int64_t k, int activations) {
 
 LaunchStatus Gemv(const GemvArgs& args, void* workspace, size_t workspace_bytes, StreamHandle stream);
 LaunchStatus ExpertGemv(const ExpertGemvArgs& args, void* workspace, size_t workspace_bytes, StreamHandle stream);
-LaunchStatus Gemm(const GemmArgs& args, StreamHandle stream);
+// Device bytes the GEMM of a block type needs in `workspace` (plain floats
+// need none; a workspace of this size always suffices).
+constexpr size_t GemmWorkspaceBytes(int64_t k) { return GemvWorkspaceBytes(k, kMaxGemvBatch); }
+
+LaunchStatus Gemm(const GemmArgs& args, void* workspace, size_t workspace_bytes, StreamHandle stream);
 
 }  // namespace vt::gpu

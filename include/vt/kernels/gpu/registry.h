@@ -41,6 +41,14 @@ constexpr GgmlTypeSet SetOf(const std::array<GgmlType, N>& types) {
   return set;
 }
 
+// The block types with a tensor-core (int8 mma) GEMV on CUDA: batch 3-8 of
+// the GEMV (from a batch chosen per type) and every batch of the GEMM run
+// there. The kernels' fragment decoders must cover exactly these (a
+// static_assert in gemm.cu).
+inline constexpr std::array<GgmlType, 11> kTensorCoreGemvTypes = {
+    GgmlType::kQ4_0, GgmlType::kQ4_1, GgmlType::kQ5_0,   GgmlType::kQ5_1,   GgmlType::kQ8_0, GgmlType::kQ4_K,
+    GgmlType::kQ5_K, GgmlType::kQ6_K, GgmlType::kIQ4_NL, GgmlType::kIQ4_XS, GgmlType::kMXFP4};
+
 // Whether the GEMV of `type` runs on integer codes (kIntegerGemvTypes).
 constexpr bool UsesIntegerGemv(GgmlType type) { return SetOf(kIntegerGemvTypes).Contains(type); }
 
@@ -76,6 +84,14 @@ constexpr GgmlTypeSet KeepQuantGemvTypes(DeviceKind kind) {
       .Without(GgmlType::kBF16)
       .Without(GgmlType::kQ8_1)
       .Without(GgmlType::kQ8_K);
+}
+
+// Block types whose GEMM on this kind of GPU quantizes the activations to
+// int8 per 32 values and passes over the weights once per eight of them on
+// tensor cores (kTensorCoreGemvTypes, CUDA only). The other types decode
+// weight tiles to floats: TF32 tensor cores on CUDA, FMAs on HIP.
+constexpr GgmlTypeSet Int8GemmTypes(DeviceKind kind) {
+  return kind == DeviceKind::kCuda ? SetOf(kTensorCoreGemvTypes) : GgmlTypeSet{};
 }
 
 }  // namespace vt::gpu
