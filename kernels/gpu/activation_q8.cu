@@ -7,7 +7,7 @@ namespace vt::gpu {
 // 16+4t..16+4t+3 (the B operand's two registers).
 __device__ __forceinline__ int TilePlace(int e) { return 8 * ((e & 15) >> 2) + 4 * (e >> 4) + (e & 3); }
 
-__global__ void QuantizeActivationsQ8(const float* x, Q8Layout layout, int activations, int64_t chunks,
+__global__ void QuantizeActivationsQ8(const float* x, Q8Layout layout, int activations, int columns, int64_t chunks,
                                       Q8Activations out, float* clear, int64_t clear_count) {
   StartDependentKernel();  // the GEMV may launch now; it waits for this grid before reading `out`
   const int64_t threads = static_cast<int64_t>(gridDim.x) * blockDim.x;
@@ -17,13 +17,16 @@ __global__ void QuantizeActivationsQ8(const float* x, Q8Layout layout, int activ
   const int lane = static_cast<int>(threadIdx.x % kWarpSize);
   const int64_t warps = static_cast<int64_t>(gridDim.x) * (blockDim.x / kWarpSize);
   const bool tiles = layout == Q8Layout::kMmaTiles;
-  const int64_t runs = chunks * (tiles ? kQ8TileColumns : activations);
+  const int64_t tile_runs = chunks * kQ8TileColumns;
+  const int64_t runs = chunks * (tiles ? columns : activations);
   for (int64_t run = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / kWarpSize; run < runs;
        run += warps) {
-    // In the row layout run r is run r of x; in the tile layout it is chunk
-    // r / 8 of activation r % 8, zero past the last activation.
-    const int a = static_cast<int>(run % kQ8TileColumns);
-    const int64_t source = tiles ? a * chunks + run / kQ8TileColumns : run;
+    // In the row layout run r is run r of x; in the tile layout, within
+    // tile r / tile_runs, it is chunk (r % tile_runs) / 8 of the tile's
+    // activation r % 8, zero past the last activation.
+    const int64_t tile = run / tile_runs, in_tile = run - tile * tile_runs;
+    const int a = static_cast<int>(tile * kQ8TileColumns + in_tile % kQ8TileColumns);
+    const int64_t source = tiles ? a * chunks + in_tile / kQ8TileColumns : run;
     const float v = !tiles || a < activations ? x[source * kWarpSize + lane] : 0.0f;
     const float amax = WarpMax(fabsf(v));
     const float d = amax / 127.0f;

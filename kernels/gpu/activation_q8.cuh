@@ -21,16 +21,18 @@ inline Q8Activations CarveWorkspace(void* workspace, int64_t k, int activations)
 
 // How the runs of 32 are ordered in Q8Activations:
 // - kRows: activation-major, codes in element order ([activations][k]);
-// - kMmaTiles: chunk-major over kQ8TileColumns activations (those past the
-//   last one zero), each run's codes placed for the tensor-core GEMV's B
-//   operand (activation_q8.cu's TilePlace).
+// - kMmaTiles: tiles of kQ8TileColumns activations, one after another; in a
+//   tile, chunk-major over its activations (those past the last one zero),
+//   each run's codes placed for the tensor-core kernel's B operand
+//   (activation_q8.cu's TilePlace).
 enum class Q8Layout { kRows, kMmaTiles };
 inline constexpr int kQ8TileColumns = 8;
 
-// One warp per run of 32 values of x ([activations][chunks * 32]). Also
-// sets clear[0 .. clear_count) to zero (the output a GEMV then adds into;
-// none when clear_count is 0).
-__global__ void QuantizeActivationsQ8(const float* x, Q8Layout layout, int activations, int64_t chunks,
+// One warp per run of 32 values of x ([activations][chunks * 32]), into
+// `columns` activations' room (kRows: `activations`; kMmaTiles: a multiple
+// of kQ8TileColumns). Also sets clear[0 .. clear_count) to zero (the output
+// a GEMV then adds into; none when clear_count is 0).
+__global__ void QuantizeActivationsQ8(const float* x, Q8Layout layout, int activations, int columns, int64_t chunks,
                                       Q8Activations out, float* clear, int64_t clear_count);
 
 }  // namespace vt::gpu

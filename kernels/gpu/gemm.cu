@@ -1,12 +1,14 @@
-// Keep-quant GEMM for prefill. The types with a tensor-core GEMV run as
-// that GEMV, eight activations per pass over the weights (CUDA). For the
-// others (and on HIP) a block computes a 64-row x 64-activation
+// Keep-quant GEMM for prefill. The types with a tensor-core GEMV run on its
+// kernel, up to 64 activations per pass over the weights (CUDA; Int8Gemm in
+// gemv.cu). For the others (and on HIP) a block computes a 64-row x
+// 64-activation
 // tile of y. Per 64-value step of k, its threads decode two chunks of each
 // of the 64 weight rows (block_decode.cuh, exact floats) into shared memory
 // next to the matching activations, and the four warps multiply the tiles
 // on tensor cores (TF32 WMMA, float accumulate). Built as HIP, where
 // WMMA is not available, the same tiles are multiplied with plain FMAs.
 #include "block_decode.cuh"
+#include "int8_gemm.h"
 #include "launch_checks.h"
 #include "type_dispatch.cuh"
 
@@ -155,30 +157,13 @@ __global__ void __launch_bounds__(kGemmThreads) GemmKernel(GemmParams p) {
   }
 }
 
-#if !defined(VT_HIP)
-// The GEMM of a tensor-core type: the GEMV over eight activations at a time
-// (the last group may be smaller), each group's activations quantized into
-// the same workspace; the stream orders the groups.
-LaunchStatus GemmByGemv(const GemmArgs& a, void* workspace, size_t workspace_bytes, StreamHandle stream) {
-  for (int64_t b0 = 0; b0 < a.batch; b0 += kMaxGemvBatch) {
-    GemvArgs group = a;
-    group.x = a.x + b0 * a.k;
-    group.y = a.y + b0 * a.rows;
-    group.batch = static_cast<int>(a.batch - b0 < kMaxGemvBatch ? a.batch - b0 : kMaxGemvBatch);
-    if (LaunchStatus status = Gemv(group, workspace, workspace_bytes, stream); !status.ok()) {
-      return {"Gemm: " + status.error};
-    }
-  }
-  return {};
-}
-#endif
 
 }  // namespace
 
 LaunchStatus Gemm(const GemmArgs& a, void* workspace, size_t workspace_bytes, StreamHandle stream) {
   if (std::string error = CheckGemm(a, workspace, workspace_bytes); !error.empty()) return {error};
 #if !defined(VT_HIP)
-  if (Int8GemmTypes(DeviceKind::kCuda).Contains(a.type)) return GemmByGemv(a, workspace, workspace_bytes, stream);
+  if (Int8GemmTypes(DeviceKind::kCuda).Contains(a.type)) return Int8Gemm(a, workspace, stream);
 #endif
   const GemmParams p(a);
   const dim3 grid(static_cast<unsigned>((a.rows + kTileRows - 1) / kTileRows),

@@ -12,6 +12,7 @@
 #include "block_decode_int.cuh"
 #include "gemv_params.cuh"
 #include "gemv_tensor_core.cuh"
+#include "int8_gemm.h"
 #include "launch_checks.h"
 #include "span_stage.cuh"
 #include "type_dispatch.cuh"
@@ -329,26 +330,35 @@ static_assert(TensorCoreListMatches(std::make_index_sequence<kDecodedTypes.size(
               "kTensorCoreGemvTypes must list exactly the types with a fragment decoder");
 #endif
 
+// Queues the activation quantizer: p.xf's `activations` rows into the room
+// of `columns` in `workspace` (p.xq), laid out as `layout`, after zeroing
+// the first `clear` floats of p.y.
+void QueueQuantizer(GemvParams& p, Q8Layout layout, int activations, int columns, int64_t clear, void* workspace,
+                    cudaStream_t stream) {
+  p.xq = CarveWorkspace(workspace, static_cast<int64_t>(p.chunks) * 32, columns);
+  const int64_t runs = static_cast<int64_t>(columns) * p.chunks;
+  const int64_t quant_blocks = (runs * kWarpSize + 255) / 256;
+  QuantizeActivationsQ8<<<static_cast<unsigned>(quant_blocks < 65535 ? quant_blocks : 65535), 256, 0, stream>>>(
+      p.xf, layout, activations, columns, p.chunks, p.xq, p.y, clear);
+}
+
 // Quantizes the activations (integer path) and launches the GEMV of type T.
 template <GgmlType T>
 LaunchStatus LaunchGemv(GemvParams p, int activations, int slots, void* workspace, cudaStream_t stream,
                         const char* entry) {
-  const int64_t k = static_cast<int64_t>(p.chunks) * 32;
   const bool tensor_cores = kTensorCoreGemv<T> && p.ids == nullptr && p.batch >= kTensorCoreMinBatch<T> &&
                             p.row_bytes <= std::numeric_limits<int>::max();
   if constexpr (kUsesIntegerGemv<T>) {
-    const Q8Layout layout = tensor_cores ? Q8Layout::kMmaTiles : Q8Layout::kRows;
-    const int columns = tensor_cores ? kQ8TileColumns : activations;
-    p.xq = CarveWorkspace(workspace, k, columns);
-    const int64_t runs = static_cast<int64_t>(columns) * p.chunks;
-    const int64_t quant_blocks = (runs * kWarpSize + 255) / 256;
-    const int64_t clear = tensor_cores ? static_cast<int64_t>(p.batch) * p.rows : 0;  // it adds into y
-    QuantizeActivationsQ8<<<static_cast<unsigned>(quant_blocks < 65535 ? quant_blocks : 65535), 256, 0, stream>>>(
-        p.xf, layout, activations, p.chunks, p.xq, p.y, clear);
+    if (tensor_cores) {  // it adds into y
+      QueueQuantizer(p, Q8Layout::kMmaTiles, activations, kQ8TileColumns, static_cast<int64_t>(p.batch) * p.rows,
+                     workspace, stream);
+    } else {
+      QueueQuantizer(p, Q8Layout::kRows, activations, activations, 0, workspace, stream);
+    }
   }
   if constexpr (kTensorCoreGemv<T>) {
     if (tensor_cores) {
-      if (const cudaError_t launched = LaunchTensorCoreGemv<T>(p, stream); launched != cudaSuccess) {
+      if (const cudaError_t launched = LaunchTensorCoreGemv<T, 1>(p, stream); launched != cudaSuccess) {
         return {std::string(entry) + ": launch failed: " + cudaGetErrorString(launched)};
       }
       return LastLaunch(entry);
@@ -370,7 +380,68 @@ LaunchStatus LaunchGemv(GemvParams p, int activations, int slots, void* workspac
   return LastLaunch(entry);
 }
 
+// Activations of a GEMM pass: whole tiles of 8 the tensor-core kernel
+// multiplies per decoded weight chunk.
+constexpr int kGemmTiles = kGemmColumns / kQ8TileColumns;
+static_assert(kGemmColumns % kQ8TileColumns == 0, "GEMM passes are whole tiles");
+
+// Activations per GEMM pass over the weights: kGemmColumns, but 8 (the
+// GEMV's passes) for Q4_K, whose 8-tile kernel measured slower at batch 64
+// on an H200 (one A/B run, TFLOP/s: Q4_K 55.5 in passes of 8 against 52.2;
+// IQ4_XS 40.5 against 66.1, Q4_0 51.7 against 62.2).
+template <GgmlType T>
+constexpr int kGemmPassColumns = T == GgmlType::kQ4_K ? kMaxGemvBatch : kGemmColumns;
+
+// The GEMM of a tensor-core type T: passes over the weights, each with up
+// to kGemmPassColumns<T> activations (quantized into the workspace, y's
+// columns zeroed, then the tensor-core kernel with kGemmTiles tiles); a
+// pass of 8 or fewer is the GEMV's. The stream orders the passes.
+template <GgmlType T>
+LaunchStatus LaunchInt8Gemm(const GemmArgs& a, void* workspace, cudaStream_t stream) {
+  if constexpr (!kTensorCoreGemv<T>) {
+    return {"Gemm: type " + std::string(NameOf(T)) + " has no int8 tensor-core kernel"};
+  } else {
+    constexpr int kPass = kGemmPassColumns<T>;
+    for (int64_t b0 = 0; b0 < a.batch; b0 += kPass) {
+      GemvParams p{};
+      p.weights = static_cast<const uint8_t*>(a.weights);
+      p.row_bytes = RowBytes(T, a.k);
+      p.rows = static_cast<int>(a.rows);
+      p.chunks = static_cast<int>(a.k / 32);
+      p.xf = a.x + b0 * a.k;
+      p.batch = static_cast<int>(a.batch - b0 < kPass ? a.batch - b0 : kPass);
+      p.y = a.y + b0 * a.rows;
+      if (p.batch <= kMaxGemvBatch || p.row_bytes > std::numeric_limits<int>::max()) {
+        for (int g0 = 0; g0 < p.batch; g0 += kMaxGemvBatch) {
+          GemvParams group = p;
+          group.xf = p.xf + g0 * a.k;
+          group.y = p.y + g0 * a.rows;
+          group.batch = p.batch - g0 < kMaxGemvBatch ? p.batch - g0 : kMaxGemvBatch;
+          if (LaunchStatus status = LaunchGemv<T>(group, group.batch, 1, workspace, stream, "Gemm"); !status.ok()) {
+            return status;
+          }
+        }
+        continue;
+      }
+      const int columns = (p.batch + kQ8TileColumns - 1) / kQ8TileColumns * kQ8TileColumns;
+      QueueQuantizer(p, Q8Layout::kMmaTiles, p.batch, columns, static_cast<int64_t>(p.batch) * p.rows, workspace,
+                     stream);
+      if (const cudaError_t launched = LaunchTensorCoreGemv<T, kGemmTiles>(p, stream); launched != cudaSuccess) {
+        return {std::string("Gemm: launch failed: ") + cudaGetErrorString(launched)};
+      }
+      if (LaunchStatus status = LastLaunch("Gemm"); !status.ok()) return status;
+    }
+    return {};
+  }
+}
+
 }  // namespace
+
+LaunchStatus Int8Gemm(const GemmArgs& a, void* workspace, StreamHandle stream) {
+  return DispatchDecoded(a.type, [&](auto tag) {
+    return LaunchInt8Gemm<decltype(tag)::value>(a, workspace, static_cast<cudaStream_t>(stream));
+  });
+}
 
 LaunchStatus Gemv(const GemvArgs& a, void* workspace, size_t workspace_bytes, StreamHandle stream) {
   if (std::string error = CheckGemv(a, workspace, workspace_bytes); !error.empty()) return {error};

@@ -53,13 +53,48 @@ __device__ __forceinline__ void MmaK16(int (&d)[4], int a0, int a1, int b0, int 
 // The mma adds kFloatBias (int_chunk.cuh) to each dot product, so that one
 // float subtract (BiasedDot) gives the dot as a float.
 
+// One chunk of the thread's two rows (w) times one tile of 8 activations:
+// x holds the tile's codes for B's column g, `records` the scale records of
+// activations 2t and 2t + 1; the products go into acc (the mma's d0..d3
+// positions).
+template <class Frag>
+__device__ __forceinline__ void TileProduct(const FragSlice (&w)[2], uint2 x, const float4* records,
+                                            float (&acc)[4]) {
+  const float4 s[2] = {records[0], records[1]};
+  if constexpr (!Frag::kSplitScales) {
+    int d[4];
+    MmaK32(d, w[0].lo, w[1].lo, w[0].hi, w[1].hi, static_cast<int>(x.x), static_cast<int>(x.y), kFloatBias);
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+      const FragSlice& r = w[j / 2];
+      const float4& a = s[j % 2];
+      acc[j] = fmaf(r.d[0] * a.x, BiasedDot(d[j]), acc[j]);
+      if constexpr (Frag::kOffset) acc[j] = fmaf(-r.m[0], a.w, acc[j]);
+    }
+  } else {
+    static_assert(Frag::kOffset, "split-scale decoders fill both offsets");
+    int low[4], high[4];
+    MmaK16(low, w[0].lo, w[1].lo, static_cast<int>(x.x), kFloatBias);
+    MmaK16(high, w[0].hi, w[1].hi, static_cast<int>(x.y), kFloatBias);
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+      const FragSlice& r = w[j / 2];
+      const float4& a = s[j % 2];
+      const float sum = fmaf(r.d[0], BiasedDot(low[j]), r.d[1] * BiasedDot(high[j]));
+      acc[j] = fmaf(a.x, sum, acc[j]);
+      acc[j] -= fmaf(r.m[0], a.y, r.m[1] * a.z);
+    }
+  }
+}
+
 // One step (kStepChunks chunks, fewer when kWhole is false and the row
 // ends first) of this thread's two rows, g and g + 8 of the tile, whose
-// blocks start at span_a and span_b, times the batch, into acc (the mma's
-// d0..d3 positions). `first`: the step's first chunk in the row.
-template <GgmlType T, bool kWhole>
+// blocks start at span_a and span_b, times the tiles of 8 activations that
+// hold the batch (at most kTiles), into acc[tile]. Each chunk is decoded
+// once for all the tiles. `first`: the step's first chunk in the row.
+template <GgmlType T, bool kWhole, int kTiles>
 __device__ __forceinline__ void TensorCoreStep(const GemvParams& p, const uint8_t* span_a, const uint8_t* span_b,
-                                               int first, float (&acc)[4]) {
+                                               int first, float (&acc)[kTiles][4]) {
   using B = Block<T>;
   using Frag = FragBlock<T>;
   constexpr int kChunksPerBlock = B::kValues / 32;
@@ -67,8 +102,11 @@ __device__ __forceinline__ void TensorCoreStep(const GemvParams& p, const uint8_
   const int t = lane % 4;
   // Per chunk, from the tile layout (activation_q8.cuh): activation g's
   // codes (B's column g) and the scale records of activations 2t and 2t + 1.
+  // Tile c's runs follow tile c - 1's.
   const uint2* codes = reinterpret_cast<const uint2*>(p.xq.codes) + static_cast<int64_t>(first) * kWarpSize + lane;
   const float4* records = p.xq.scales + static_cast<int64_t>(first) * kQ8TileColumns + 2 * t;
+  const int64_t tile_pieces = static_cast<int64_t>(p.chunks) * kWarpSize;
+  const int64_t tile_records = static_cast<int64_t>(p.chunks) * kQ8TileColumns;
 #pragma unroll
   for (int i = 0; i < kStepChunks; ++i) {
     if (!kWhole && first + i >= p.chunks) break;
@@ -76,43 +114,24 @@ __device__ __forceinline__ void TensorCoreStep(const GemvParams& p, const uint8_
     FragSlice w[2];
     Frag::template Decode<LoadMode::kCached>(span_a + offset, i % kChunksPerBlock, t, w[0]);
     Frag::template Decode<LoadMode::kCached>(span_b + offset, i % kChunksPerBlock, t, w[1]);
-    const uint2 x = codes[i * kWarpSize];
-    const float4 s[2] = {records[i * kQ8TileColumns], records[i * kQ8TileColumns + 1]};
-    if constexpr (!Frag::kSplitScales) {
-      int d[4];
-      MmaK32(d, w[0].lo, w[1].lo, w[0].hi, w[1].hi, static_cast<int>(x.x), static_cast<int>(x.y), kFloatBias);
 #pragma unroll
-      for (int j = 0; j < 4; ++j) {
-        const FragSlice& r = w[j / 2];
-        const float4& a = s[j % 2];
-        acc[j] = fmaf(r.d[0] * a.x, BiasedDot(d[j]), acc[j]);
-        if constexpr (Frag::kOffset) acc[j] = fmaf(-r.m[0], a.w, acc[j]);
-      }
-    } else {
-      static_assert(Frag::kOffset, "split-scale decoders fill both offsets");
-      int low[4], high[4];
-      MmaK16(low, w[0].lo, w[1].lo, static_cast<int>(x.x), kFloatBias);
-      MmaK16(high, w[0].hi, w[1].hi, static_cast<int>(x.y), kFloatBias);
-#pragma unroll
-      for (int j = 0; j < 4; ++j) {
-        const FragSlice& r = w[j / 2];
-        const float4& a = s[j % 2];
-        const float sum = fmaf(r.d[0], BiasedDot(low[j]), r.d[1] * BiasedDot(high[j]));
-        acc[j] = fmaf(a.x, sum, acc[j]);
-        acc[j] -= fmaf(r.m[0], a.y, r.m[1] * a.z);
-      }
+    for (int c = 0; c < kTiles; ++c) {
+      if (c > 0 && c * kQ8TileColumns >= p.batch) break;
+      TileProduct<Frag>(w, codes[c * tile_pieces + i * kWarpSize], records + c * tile_records + i * kQ8TileColumns,
+                        acc[c]);
     }
   }
 }
 
-// Adds this thread's partial sums for tile `tile` into y.
-__device__ __forceinline__ void AddTile(const GemvParams& p, int64_t tile, const float (&acc)[4]) {
+// Adds this thread's partial sums for tile `tile` of rows and the tile of
+// activations starting at `column` into y.
+__device__ __forceinline__ void AddTile(const GemvParams& p, int64_t tile, int column, const float (&acc)[4]) {
   const int lane = static_cast<int>(threadIdx.x % kWarpSize);
   const int g = lane / 4, t = lane % 4;
 #pragma unroll
   for (int i = 0; i < 4; ++i) {
     const int64_t row = tile * kTileRows + g + 8 * (i / 2);
-    const int b = 2 * t + i % 2;
+    const int b = column + 2 * t + i % 2;
     if (row < p.rows && b < p.batch) atomicAdd(p.y + static_cast<int64_t>(b) * p.rows + row, acc[i]);
   }
 }
@@ -180,7 +199,9 @@ __device__ __forceinline__ void LoadTileStep(const GemvParams& p, const TilePosi
   }
 }
 
-template <GgmlType T>
+// kTiles: tiles of 8 activations each warp multiplies per decoded chunk (1
+// for the GEMV; more for the GEMM, whose p.batch may exceed 8).
+template <GgmlType T, int kTiles>
 __global__ void __launch_bounds__(kTensorCoreThreads) TensorCoreGemvKernel(GemvParams p, int64_t items, int steps) {
   using S = TileStep<T>;
   __shared__ uint4 staged[kTensorCoreWarps][kTileRows * S::kRowStride];
@@ -193,7 +214,7 @@ __global__ void __launch_bounds__(kTensorCoreThreads) TensorCoreGemvKernel(GemvP
   const uint8_t* limit = p.weights + static_cast<int64_t>(p.rows) * p.row_bytes;
   uint4* rows = staged[warp_in_block];
   WaitForPreviousKernel();  // the activations are quantized and y is zero
-  float acc[4] = {};
+  float acc[kTiles][4] = {};
   TilePosition at{begin / steps, static_cast<int>(begin % steps), nullptr};
   at.start = p.weights + at.tile * kTileRows * p.row_bytes + static_cast<int64_t>(at.step) * S::kSpanBytes;
   TilePosition next_at = at;
@@ -216,24 +237,28 @@ __global__ void __launch_bounds__(kTensorCoreThreads) TensorCoreGemvKernel(GemvP
                             (reinterpret_cast<uintptr_t>(SpanStart(p, at, g + 8)) & 15);
     const int first = at.step * kStepChunks;
     if (first + kStepChunks <= p.chunks) {
-      TensorCoreStep<T, true>(p, span_a, span_b, first, acc);
+      TensorCoreStep<T, true, kTiles>(p, span_a, span_b, first, acc);
     } else {
-      TensorCoreStep<T, false>(p, span_a, span_b, first, acc);
+      TensorCoreStep<T, false, kTiles>(p, span_a, span_b, first, acc);
     }
     if (next_at.tile != at.tile || item + 1 == end) {
-      AddTile(p, at.tile, acc);
 #pragma unroll
-      for (int i = 0; i < 4; ++i) acc[i] = 0.0f;
+      for (int c = 0; c < kTiles; ++c) {
+        if (c > 0 && c * kQ8TileColumns >= p.batch) break;
+        AddTile(p, at.tile, c * kQ8TileColumns, acc[c]);
+#pragma unroll
+        for (int i = 0; i < 4; ++i) acc[c][i] = 0.0f;
+      }
     }
     at = next_at;
     next_at.Advance(p, steps, S::kSpanBytes);
   }
 }
 
-// How many blocks of TensorCoreGemvKernel<T> fit on the current device at
-// once (SMs x blocks per SM). Asked of the runtime once per device, not on
-// every launch of a decode loop.
-template <GgmlType T>
+// How many blocks of TensorCoreGemvKernel<T, kTiles> fit on the current
+// device at once (SMs x blocks per SM). Asked of the runtime once per
+// device, not on every launch of a decode loop.
+template <GgmlType T, int kTiles>
 cudaError_t ResidentBlocks(int64_t& resident) {
   constexpr int kCachedDevices = 64;
   static std::atomic<int64_t> known[kCachedDevices] = {};  // 0: not asked yet
@@ -243,7 +268,8 @@ cudaError_t ResidentBlocks(int64_t& resident) {
   if (device < kCachedDevices && (resident = known[device].load(std::memory_order_relaxed)) > 0) return cudaSuccess;
   error = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
   if (error == cudaSuccess) {
-    error = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, TensorCoreGemvKernel<T>, kTensorCoreThreads, 0);
+    error = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, TensorCoreGemvKernel<T, kTiles>, kTensorCoreThreads,
+                                                          0);
   }
   if (error != cudaSuccess) return error;
   resident = static_cast<int64_t>(sms) * (per_sm > 0 ? per_sm : 1);
@@ -251,18 +277,18 @@ cudaError_t ResidentBlocks(int64_t& resident) {
   return cudaSuccess;
 }
 
-// Launches TensorCoreGemvKernel<T> over p (activations already queued for
+// Launches TensorCoreGemvKernel<T, kTiles> over p (activations already queued for
 // quantization, with y cleared): as many blocks as fit on the device at
 // once, at most one warp per item.
-template <GgmlType T>
+template <GgmlType T, int kTiles>
 cudaError_t LaunchTensorCoreGemv(const GemvParams& p, cudaStream_t stream) {
   int64_t resident = 0;
-  if (const cudaError_t error = ResidentBlocks<T>(resident); error != cudaSuccess) return error;
+  if (const cudaError_t error = (ResidentBlocks<T, kTiles>(resident)); error != cudaSuccess) return error;
   const int steps = (p.chunks + kStepChunks - 1) / kStepChunks;
   const int64_t items = (static_cast<int64_t>(p.rows) + kTileRows - 1) / kTileRows * steps;
   const int64_t wanted = (items + kTensorCoreWarps - 1) / kTensorCoreWarps;
   const dim3 grid(static_cast<unsigned>(wanted < resident ? wanted : resident));
-  return LaunchAfterPrevious(TensorCoreGemvKernel<T>, grid, dim3(kTensorCoreThreads), stream, p, items, steps);
+  return LaunchAfterPrevious(TensorCoreGemvKernel<T, kTiles>, grid, dim3(kTensorCoreThreads), stream, p, items, steps);
 }
 
 // The batch from which a type's GEMV takes the tensor cores: where this
@@ -291,7 +317,7 @@ constexpr bool kTensorCoreGemv = false;
 template <GgmlType T>
 constexpr int kTensorCoreMinBatch = 1 << 30;
 
-template <GgmlType T>
+template <GgmlType T, int kTiles>
 cudaError_t LaunchTensorCoreGemv(const GemvParams&, cudaStream_t);  // not defined: no type takes it on HIP
 
 #endif

@@ -75,10 +75,10 @@ TEST_CASE("Gemv refuses bad shapes, pointers and workspaces", "[kernels][gpu]") 
 
 TEST_CASE("Gemm takes any batch and refuses bad shapes and workspaces", "[kernels][gpu]") {
   const void* workspace = At(0x50000);
-  // Block types need the room of eight quantized activations: int8 codes
-  // plus a 16-byte record per 32 values.
+  // Block types need the room of a pass's 64 quantized activations: int8
+  // codes plus a 16-byte record per 32 values.
   const size_t enough = GemmWorkspaceBytes(4096);
-  CHECK(enough == 4096 * 8 + 4096 * 8 / 32 * 16);
+  CHECK(enough == 4096 * 64 + 4096 * 64 / 32 * 16);
   GemmArgs a = ValidGemv();
   a.batch = 512;
   CHECK(CheckGemm(a, workspace, enough).empty());

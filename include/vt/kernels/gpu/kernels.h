@@ -50,9 +50,11 @@ struct MatmulArgs {
 using GemvArgs = MatmulArgs;
 
 // Prefill, any batch (GEMV serves 1-8 better). On CUDA the types of
-// Int8GemmTypes (registry.h) run as the GEMV above, eight activations per
-// pass over the weights: x quantized to int8 per 32 values, int8 tensor
-// cores, partial sums added into y atomically. The other types, and every
+// Int8GemmTypes (registry.h) make one pass over the weights per
+// kGemmColumns activations: x quantized to int8 per 32 values, each decoded
+// weight chunk multiplied with all of the pass's activations on int8 tensor
+// cores, partial sums added into y atomically (y's last bits may differ
+// between runs). The other types, and every
 // type built as HIP, decode weight tiles to floats in shared memory and
 // multiply them on tensor cores in TF32 (10-bit mantissa inputs, float
 // accumulation) or, on HIP, with FMAs. Block types take a workspace of
@@ -92,7 +94,8 @@ LaunchStatus Gemv(const GemvArgs& args, void* workspace, size_t workspace_bytes,
 LaunchStatus ExpertGemv(const ExpertGemvArgs& args, void* workspace, size_t workspace_bytes, StreamHandle stream);
 // Device bytes the GEMM of a block type needs in `workspace` (plain floats
 // need none; a workspace of this size always suffices).
-constexpr size_t GemmWorkspaceBytes(int64_t k) { return GemvWorkspaceBytes(k, kMaxGemvBatch); }
+inline constexpr int kGemmColumns = 64;
+constexpr size_t GemmWorkspaceBytes(int64_t k) { return GemvWorkspaceBytes(k, kGemmColumns); }
 
 LaunchStatus Gemm(const GemmArgs& args, void* workspace, size_t workspace_bytes, StreamHandle stream);
 
