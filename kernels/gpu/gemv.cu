@@ -261,9 +261,10 @@ __device__ __forceinline__ void DirectRows(const GemvParams& p, const uint8_t* c
 // Resident blocks per SM the compiler must leave room for (it caps
 // registers to fit): six for batch 1-2 kernels (at most 80 registers) or
 // eight for some types (below); four for the batch 3-8 kernels of the
-// types where that measured faster, none for the rest. Chosen on an H200 (docs/BENCHMARKS.md has the runs): at
-// batch 8 four took Q6_K from 842 to 1021 GB/s and Q2_K from 439 to 699,
-// but Q8_0 from 1442 down to 1011 and IQ1_S from 414 to 305.
+// types where that measured faster, none for the rest. Chosen on an H200
+// (docs/BENCHMARKS.md has the runs): at batch 8 four took Q6_K from 842
+// to 1021 GB/s and Q2_K from 439 to 699, but Q8_0 from 1442 down to 1011
+// and IQ1_S from 414 to 305.
 template <GgmlType T>
 constexpr bool kFourBlocksAtManyRows =
     T == GgmlType::kQ4_0 || T == GgmlType::kQ4_1 || T == GgmlType::kQ2_K || T == GgmlType::kQ5_K ||
