@@ -6,7 +6,9 @@
 // activation, chunk) instead of after eight dp4a. The warp stages its 16
 // rows' blocks of a step through shared memory with 16-byte loads, and each
 // thread decodes only its quarter of a chunk (frag_decode.cuh) from there
-// into the A operand.
+// into the A operand. The GEMM (gemv.cu's LaunchInt8Gemm) runs the same
+// kernel with up to kTiles = 8 tiles of 8 activations, each decoded chunk
+// multiplied with all of them.
 //
 // Work is split evenly over the resident warps: the rows' tiles times their
 // steps of 8 chunks form one sequence of items, and each warp takes a
@@ -277,9 +279,9 @@ cudaError_t ResidentBlocks(int64_t& resident) {
   return cudaSuccess;
 }
 
-// Launches TensorCoreGemvKernel<T, kTiles> over p (activations already queued for
-// quantization, with y cleared): as many blocks as fit on the device at
-// once, at most one warp per item.
+// Launches TensorCoreGemvKernel<T, kTiles> over p (activations already
+// queued for quantization, with y cleared): as many blocks as fit on the
+// device at once, at most one warp per item.
 template <GgmlType T, int kTiles>
 cudaError_t LaunchTensorCoreGemv(const GemvParams& p, cudaStream_t stream) {
   int64_t resident = 0;
