@@ -5,13 +5,15 @@
 // (span_stage.cuh), chosen per type; the plain floats are read 8 values a
 // lane. Expert GEMV is the same kernel with one grid row per selected
 // expert. Larger batches of the types with a fragment decoder run on
-// tensor cores instead (gemv_tensor_core.cuh).
+// tensor cores instead (gemv_tensor_core.cuh), as does their GEMM
+// (LaunchInt8Gemm below). The per-type choices are in gemv_tuning.cuh.
 #include <limits>
 #include <utility>
 
 #include "block_decode_int.cuh"
 #include "gemv_params.cuh"
 #include "gemv_tensor_core.cuh"
+#include "gemv_tuning.cuh"
 #include "int8_gemm.h"
 #include "launch_checks.h"
 #include "span_stage.cuh"
@@ -20,10 +22,6 @@
 namespace vt::gpu {
 namespace {
 
-// Rows per warp: 2 for batch 1-2; 4 for larger batches, so each activation
-// load serves more rows.
-constexpr int kFewRows = 2;
-constexpr int kManyRows = 4;
 constexpr int kWarpsPerBlock = 4;
 constexpr int kThreads = kWarpsPerBlock * kWarpSize;
 
@@ -78,22 +76,6 @@ __device__ __forceinline__ void AccumulateInteger(const GemvParams& p, const uin
     }
   }
 }
-
-// Types whose GEMV stages spans through shared memory; the others load
-// their blocks straight from global memory, lane by lane. Chosen per type
-// on an H200 (docs/BENCHMARKS.md); Q8_0's 34-byte blocks, read lane by lane,
-// touched many lines per load (batch 1: 2866 GB/s direct, 3172 staged).
-template <GgmlType T>
-constexpr bool kStagedGemv = T == GgmlType::kQ8_0 || T == GgmlType::kQ3_K || T == GgmlType::kQ6_K ||
-                             T == GgmlType::kIQ1_S || T == GgmlType::kIQ1_M || T == GgmlType::kIQ2_XS ||
-                             T == GgmlType::kIQ2_S || T == GgmlType::kIQ3_XXS || T == GgmlType::kIQ3_S;
-
-// Q4_1 stages its blocks at batch 1-2 only: in one A/B run on an H200,
-// batch 1 went from 3205 to 3378 GB/s and the expert GEMV from 2762 to
-// 2860, while staging Q4_0, Q5_0, Q5_1, IQ4_NL, IQ4_XS, MXFP4, Q4_K and
-// seven other types lost 2-22% (Q4_K 3204 -> 2816, IQ4_XS 2650 -> 2086).
-template <GgmlType T>
-constexpr bool kStagedAtFewRows = T == GgmlType::kQ4_1;
 
 // Values 8 * group .. 8 * group + 7 of a row of plain floats, in one 16-byte
 // load (F16, BF16) or two (F32), marked streaming.
@@ -203,13 +185,6 @@ constexpr bool ReadsPastFields() {
   }
 }
 
-// Neighbouring chunks a lane takes per step: 2 for MXFP4, whose 17-byte
-// blocks then reach a lane as one 34-byte run; 1 for the others. Chosen on
-// an H200 (one A/B run): MXFP4 batch 1 2010 -> 2154 GB/s, batch 8 880 ->
-// 904, expert GEMV 1711 -> 1631; Q4_0, Q4_K, Q5_K and IQ4_XS lost 12-29%.
-template <GgmlType T>
-constexpr int kLaneChunks = T == GgmlType::kMXFP4 ? 2 : 1;
-
 // Chunk `ch` of every row, its blocks read straight from global memory; the
 // tensor's last block is read exactly (LoadMode).
 template <GgmlType T, int R, LoadMode kMode, int N>
@@ -232,16 +207,6 @@ __device__ __forceinline__ void DirectChunk(const GemvParams& p, const uint8_t* 
   }
 }
 
-// Types whose batch 1-2 GEMV marks its block loads streaming too. In one
-// A/B run on an H200 (batch 1 / expert GEMV GB/s, cached against
-// streaming): Q4_0 3140 / 2680 against 3204 / 2689, Q4_K 3201 / 2675
-// against 3247 / 2771, Q5_K 3061 / 2615 against 3169 / 2709, IQ4_XS
-// 2683 / 2160 against 2709 / 2255, Q2_K and TQ2_0 4-7% faster; Q5_0 and
-// MXFP4 lost 3-4%.
-template <GgmlType T>
-constexpr bool kStreamingAtFewRows = T == GgmlType::kQ4_0 || T == GgmlType::kQ2_K || T == GgmlType::kQ4_K ||
-                                     T == GgmlType::kQ5_K || T == GgmlType::kIQ4_XS || T == GgmlType::kTQ2_0;
-
 // Each lane takes kLaneChunks neighbouring chunks per step. Bulk loads are
 // marked streaming for larger batches (the activations then stay in L1) and
 // for the types above.
@@ -257,40 +222,6 @@ __device__ __forceinline__ void DirectRows(const GemvParams& p, const uint8_t* c
     if (kStep == 2 && first + 1 < p.chunks) DirectChunk<T, R, kMode>(p, row_begin, limit, first + 1, acc);
   }
 }
-
-// Resident blocks per SM the compiler must leave room for (it caps
-// registers to fit): six for batch 1-2 kernels (at most 80 registers) or
-// eight for some types (below); four for the batch 3-8 kernels of the
-// types where that measured faster, none for the rest. Chosen on an H200
-// (docs/BENCHMARKS.md has the runs): at batch 8 four took Q6_K from 842
-// to 1021 GB/s and Q2_K from 439 to 699, but Q8_0 from 1442 down to 1011
-// and IQ1_S from 414 to 305.
-template <GgmlType T>
-constexpr bool kFourBlocksAtManyRows =
-    T == GgmlType::kQ4_0 || T == GgmlType::kQ4_1 || T == GgmlType::kQ2_K || T == GgmlType::kQ5_K ||
-    T == GgmlType::kQ6_K || T == GgmlType::kIQ2_XXS || T == GgmlType::kIQ4_NL || T == GgmlType::kIQ4_XS ||
-    T == GgmlType::kMXFP4 || T == GgmlType::kTQ2_0 || T == GgmlType::kQ1_0 || T == GgmlType::kQ2_0;
-
-// Activations a kernel of R rows per warp serves at most: batch 1-2 take
-// kFewRows, larger batches kManyRows. Its sums and its per-activation code
-// exist only for these, so the batch 1-2 kernels carry no registers or
-// instructions for activations 3-8. That took batch 1 on an H200 (one A/B
-// run) from 2991 to 3164 GB/s for Q4_K, 3399 to 3586 for Q8_0, 2181 to
-// 2520 for MXFP4 and 2199 to 2694 for IQ4_XS.
-template <int R>
-constexpr int kBatchCap = R == kFewRows ? 2 : kMaxGemvBatch;
-
-// The batch 1-2 kernels held to eight blocks (64 registers) instead of six,
-// where that measured faster on an H200 (one A/B run, batch 1 / expert
-// GEMV GB/s, six against eight): Q4_K 3164 / 2343 against 3203 / 2671,
-// MXFP4 2520 / 1876 against 2573 / 1893, Q5_1 2610 / 2398 against
-// 2754 / 2524. Q8_0 (2460 / 2460 with eight), Q5_K and Q6_K lost.
-template <GgmlType T>
-constexpr bool kEightBlocksAtFewRows = T == GgmlType::kQ4_1 || T == GgmlType::kQ5_0 || T == GgmlType::kQ5_1 ||
-                                       T == GgmlType::kQ4_K || T == GgmlType::kIQ2_XXS || T == GgmlType::kMXFP4;
-
-template <GgmlType T, int R>
-constexpr int kMinBlocksPerSm = R == kFewRows ? (kEightBlocksAtFewRows<T> ? 8 : 6) : kFourBlocksAtManyRows<T> ? 4 : 1;
 
 template <GgmlType T, int R>
 __global__ void __launch_bounds__(kThreads, (kMinBlocksPerSm<T, R>)) GemvKernel(GemvParams p) {
@@ -385,13 +316,6 @@ LaunchStatus LaunchGemv(GemvParams p, int activations, int slots, void* workspac
 // multiplies per decoded weight chunk.
 constexpr int kGemmTiles = kGemmColumns / kQ8TileColumns;
 static_assert(kGemmColumns % kQ8TileColumns == 0, "GEMM passes are whole tiles");
-
-// Activations per GEMM pass over the weights: kGemmColumns, but 8 (the
-// GEMV's passes) for Q4_K, whose 8-tile kernel measured slower at batch 64
-// on an H200 (one A/B run, TFLOP/s: Q4_K 55.5 in passes of 8 against 52.2;
-// IQ4_XS 40.5 against 66.1, Q4_0 51.7 against 62.2).
-template <GgmlType T>
-constexpr int kGemmPassColumns = T == GgmlType::kQ4_K ? kMaxGemvBatch : kGemmColumns;
 
 // The GEMM of a tensor-core type T: passes over the weights, each with up
 // to kGemmPassColumns<T> activations (quantized into the workspace, y's
