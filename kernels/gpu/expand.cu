@@ -1,6 +1,10 @@
-// Expand to BF16: one thread per 32-value chunk decodes it (block_decode.cuh)
-// and writes 64 bytes; the rounding is the CPU kernels' FloatToBf16.
+// Expand to BF16: one thread per 32-value chunk decodes it and writes 64
+// bytes, rounded as the CPU kernels' FloatToBf16 (PackBf16: a NaN stays a
+// NaN, not necessarily with the CPU's bits). The block types decode through
+// the GEMV's integer decoders (expand_codes.cuh), but for IQ1_S and Q1_0;
+// those and the plain floats through the float decoders (block_decode.cuh).
 #include "block_decode.cuh"
+#include "expand_codes.cuh"
 #include "launch_checks.h"
 #include "span_stage.cuh"
 #include "type_dispatch.cuh"
@@ -8,22 +12,23 @@
 namespace vt::gpu {
 namespace {
 
-// float to bfloat16, nearest even; NaN stays a quiet NaN.
-__device__ __forceinline__ uint32_t Bf16Bits(float f) {
-  const uint32_t bits = __float_as_uint(f);
-  if ((bits & 0x7FFFFFFFu) > 0x7F800000u) return (bits >> 16) | 0x40u;
-  return (bits + 0x7FFFu + ((bits >> 16) & 1u)) >> 16;
-}
-
 constexpr int kExpandThreads = 256;
 
 // Types whose warps stage their blocks through shared memory before
 // decoding (span_stage.cuh); the others read them lane by lane. Chosen on an
-// H200 (docs/BENCHMARKS.md): staging took Q8_0 (34-byte blocks) from 3201 to
-// 3313 GB/s and TQ1_0 from 639 to 717, and slowed every other type it was
-// tried on (Q4_K 3135 to 2717).
+// H200 (docs/BENCHMARKS.md): with the integer decoders Q6_K's 210-byte
+// blocks went from 3012 to 3643 GB/s staged, while staging Q4_0, Q4_1,
+// Q5_0, Q5_1 and IQ4_NL lost 5-15% (Q4_1 3184 to 2860). Q8_0's 34-byte
+// blocks gained with the float decoders (3201 to 3313) and stay staged;
+// unstaged was not measured with the integer decoders.
 template <GgmlType T>
-constexpr bool kStagedExpand = T == GgmlType::kQ8_0 || T == GgmlType::kTQ1_0;
+constexpr bool kStagedExpand = T == GgmlType::kQ8_0 || T == GgmlType::kQ6_K;
+
+// 32 floats as 16 words of two BF16 values, one conversion instruction each.
+__device__ __forceinline__ void PackChunkBf16(const float (&v)[32], uint32_t (&packed)[16]) {
+#pragma unroll
+  for (int i = 0; i < 16; ++i) packed[i] = PackBf16(v[2 * i], v[2 * i + 1]);
+}
 
 // Each warp reads the blocks of its 32 chunks as whole 16-byte pieces into
 // shared memory (span_stage.cuh: every load covers contiguous lines), each
@@ -56,16 +61,20 @@ __global__ void __launch_bounds__(kExpandThreads) ExpandKernel(const uint8_t* bl
       WarpSync();
     }
     if (ch < chunks) {
-      float v[32];
-      B::Decode(span + lane / kChunksPerBlock * B::kBytes, static_cast<int>(ch % kChunksPerBlock), v);
+      const uint8_t* block = span + lane / kChunksPerBlock * B::kBytes;
+      const int chunk = static_cast<int>(ch % kChunksPerBlock);
+      uint32_t packed[16];
+      if constexpr (kExpandCodeForm<T> != CodeForm::kNone) {
+        constexpr LoadMode kMode = kStagedExpand<T> ? LoadMode::kCached : LoadMode::kStreaming;
+        ExpandChunkFromCodes<T, kMode>(block, chunk, block + B::kBytes == limit, packed);
+      } else {
+        float v[32];
+        B::Decode(block, chunk, v);
+        PackChunkBf16(v, packed);
+      }
 #pragma unroll
       for (int q = 0; q < 4; ++q) {
-        uint4 packed;
-        packed.x = Bf16Bits(v[8 * q + 0]) | (Bf16Bits(v[8 * q + 1]) << 16);
-        packed.y = Bf16Bits(v[8 * q + 2]) | (Bf16Bits(v[8 * q + 3]) << 16);
-        packed.z = Bf16Bits(v[8 * q + 4]) | (Bf16Bits(v[8 * q + 5]) << 16);
-        packed.w = Bf16Bits(v[8 * q + 6]) | (Bf16Bits(v[8 * q + 7]) << 16);
-        warp_staged[4 * lane + q] = packed;
+        warp_staged[4 * lane + q] = make_uint4(packed[4 * q], packed[4 * q + 1], packed[4 * q + 2], packed[4 * q + 3]);
       }
     }
     WarpSync();

@@ -123,6 +123,26 @@ __device__ __forceinline__ float HalfBitsToFloat(uint16_t bits) {
   return __half2float(__ushort_as_half(bits));
 }
 
+// Two floats to bfloat16, rounding to nearest even, `low` in the low half:
+// the bits of the CPU kernels' FloatToBf16 for every value but a NaN, which
+// comes out as a NaN (the canonical one on CUDA; the GPU's arithmetic makes
+// canonical NaNs anyway, where the CPU's keeps payloads).
+__device__ __forceinline__ uint32_t PackBf16(float low, float high) {
+#if !defined(VT_HIP) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  uint32_t packed;
+  asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(packed) : "f"(high), "f"(low));
+  return packed;
+#else
+  uint32_t halves[2];
+  const float values[2] = {low, high};
+  for (int i = 0; i < 2; ++i) {
+    const uint32_t bits = __float_as_uint(values[i]);
+    halves[i] = (bits & 0x7FFFFFFFu) > 0x7F800000u ? (bits >> 16) | 0x40u : (bits + 0x7FFFu + ((bits >> 16) & 1u)) >> 16;
+  }
+  return halves[0] | (halves[1] << 16);
+#endif
+}
+
 // Four signed byte products summed into `acc` (dp4a).
 __device__ __forceinline__ int Dot4(int a, int b, int acc) {
 #if defined(VT_HIP)

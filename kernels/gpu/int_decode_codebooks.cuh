@@ -140,17 +140,15 @@ struct IntBlock<T::kIQ1_M> {
       const int index = qs[l] | (((l % 2) ? (high << 4) : (high << 8)) & 0x700);
       const bool negative = (l % 2) ? (high & 0x80) : (high & 0x08);
       const uint64_t grid = iq::kIq1sGrid[index];
+      const uint32_t delta = negative ? 0xFFFFFFFFu : 0x01010101u;  // 8 * delta per byte
 #pragma unroll
       for (int half = 0; half < 2; ++half) {
-        const uint32_t g = static_cast<uint32_t>(grid >> (32 * half));
-        // Per byte 8 * g + 8 * delta, within -9..9.
-        uint32_t packed = 0;
-#pragma unroll
-        for (int i = 0; i < 4; ++i) {
-          const int value = 8 * static_cast<int8_t>((g >> (8 * i)) & 0xFF) + (negative ? -1 : 1);
-          packed |= static_cast<uint32_t>(value & 0xFF) << (8 * i);
-        }
-        c.v[2 * l + half] = static_cast<int>(packed);
+        // Per byte 8 * g + 8 * delta, within -9..9: g in {-1, 0, 1} times 8
+        // is (g & 0x1F) << 3 in its byte, and the bytes are added without
+        // carries between them.
+        const uint32_t eight_g = (static_cast<uint32_t>(grid >> (32 * half)) & 0x1F1F1F1Fu) << 3;
+        c.v[2 * l + half] = static_cast<int>(((eight_g & 0x7F7F7F7Fu) + (delta & 0x7F7F7F7Fu)) ^
+                                             ((eight_g ^ delta) & 0x80808080u));
       }
     }
 #pragma unroll

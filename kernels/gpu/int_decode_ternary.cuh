@@ -21,33 +21,23 @@ struct IntBlock<T::kTQ2_0> {
   }
 };
 // TQ1_0 (Tq1TritAt's layout) from the block's qs and qh, its first 52 bytes
-// held as words. Byte positions are compile-time (registers) and the trit
-// position is a run-time value, so a warp's lanes (chunks 0..7) take one of
-// three paths, not eight:
-// chunks 0-4: trit `chunk` of qs[0..31];
-// chunks 5-6: trits 2 (chunk - 5) + (j / 16) of qs[32 + j % 16];
-// chunk 7: trit 4 of qs[32..47], then trits 0-3 of qh[0..3].
-__device__ __forceinline__ uint8_t ByteOf(const uint32_t (&words)[13], int index) {
-  return static_cast<uint8_t>(words[index / 4] >> (8 * (index % 4)));
-}
+// held as words. Value j of a chunk is trit n of a source byte:
+//   chunks 0-4: byte qs[j], n = chunk;
+//   chunks 5-6: byte qs[32 + j % 16], n = 2 (chunk - 5) + j / 16;
+//   chunk 7:    byte qs[32 + j], n = 4 (j < 16); qh[j % 4], n = (j - 16) / 4.
+// So each group of four values k has one source word and one n, picked by
+// selects: every lane runs the same code whatever its chunk.
 __device__ __forceinline__ void Tq1Chunk(const uint32_t (&words)[13], int chunk, IntChunk& c) {
 #pragma unroll
   for (int k = 0; k < 8; ++k) {
-    uint32_t packed = 0;
-#pragma unroll
-    for (int i = 0; i < 4; ++i) {
-      const int j = 4 * k + i;
-      int trit;
-      if (chunk < 5) {
-        trit = Trit(ByteOf(words, j), chunk);
-      } else if (chunk < 7) {
-        trit = Trit(ByteOf(words, 32 + j % 16), 2 * (chunk - 5) + j / 16);
-      } else {
-        trit = j < 16 ? Trit(ByteOf(words, 32 + j), 4) : Trit(ByteOf(words, 48 + (j - 16) % 4), (j - 16) / 4);
-      }
-      packed |= static_cast<uint32_t>(trit) << (8 * i);
-    }
-    c.v[k] = static_cast<int>(packed);
+    const uint32_t source = chunk < 5 ? words[k] : k < 4 ? words[8 + k] : chunk < 7 ? words[4 + k] : words[12];
+    const int n = chunk < 5 ? chunk : chunk < 7 ? 2 * (chunk - 5) + k / 4 : k < 4 ? 4 : k - 4;
+    const uint32_t pow3 = n == 0 ? 1u : n == 1 ? 3u : n == 2 ? 9u : n == 3 ? 27u : 81u;
+    // Trit's arithmetic on two bytes at once, one per 16-bit lane: byte *
+    // 3^n < 2^15 and (that mod 256) * 3 < 2^10 stay inside their lane.
+    const uint32_t even = ((source & 0x00FF00FFu) * pow3) & 0x00FF00FFu;        // bytes 0 and 2
+    const uint32_t odd = (((source >> 8) & 0x00FF00FFu) * pow3) & 0x00FF00FFu;  // bytes 1 and 3
+    c.v[k] = static_cast<int>((((even * 3u) >> 8) & 0x00030003u) | ((odd * 3u) & 0x03000300u));
   }
 }
 template <>

@@ -4,6 +4,7 @@
 // printed on failure) and outputs poisoned before every launch.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <optional>
@@ -78,6 +79,38 @@ TEST_CASE("expand to BF16 matches the CPU kernels bit for bit, every decoded typ
       const int64_t n = block * blocks;
       CAPTURE(n);
       CHECK(ExpandMismatches(type, testing::RandomBlocks(type, n, rng), n) == 0);
+    }
+  }
+}
+
+// Non-finite scales: the CPU kernels give infinities and NaNs, and the
+// expansion must give the same infinities and a NaN wherever the CPU has
+// one (SameBf16).
+TEST_CASE("expand keeps the infinities and NaNs of a non-finite scale", "[gpu][expand]") {
+  const uint64_t seed = FreshSeed();
+  INFO("seed " << seed);
+  std::mt19937_64 rng(seed);
+  struct ScaleField {
+    GgmlType type;
+    int offset;  // of the block's f16 super-scale d
+  };
+  for (const ScaleField field : {ScaleField{GgmlType::kQ4_0, 0}, ScaleField{GgmlType::kQ5_1, 0},
+                                 ScaleField{GgmlType::kQ2_K, 80}, ScaleField{GgmlType::kQ4_K, 0},
+                                 ScaleField{GgmlType::kQ6_K, 208}, ScaleField{GgmlType::kIQ4_XS, 0},
+                                 ScaleField{GgmlType::kTQ2_0, 64}}) {
+    CAPTURE(NameOf(field.type));
+    for (const uint16_t scale : {uint16_t{0x7E00}, uint16_t{0x7C00}, uint16_t{0xFC00}}) {  // NaN, +inf, -inf
+      CAPTURE(scale);
+      const GgmlTypeTraits& traits = TraitsOf(field.type);
+      const int64_t n = traits.block_elements * 9;
+      std::vector<uint8_t> blocks = testing::RandomBlocks(field.type, n, rng);
+      for (int64_t b = 0; b < 9; b += 2) std::memcpy(blocks.data() + b * traits.block_bytes + field.offset, &scale, 2);
+      std::vector<uint16_t> cpu_values(static_cast<size_t>(n));
+      REQUIRE(cpu::DequantizeRowBf16(field.type, blocks.data(), cpu_values.data(), n));
+      const auto non_finite = std::count_if(cpu_values.begin(), cpu_values.end(),
+                                            [](uint16_t v) { return (v & 0x7F80) == 0x7F80; });
+      REQUIRE(non_finite > 0);  // the case is exercised
+      CHECK(ExpandMismatches(field.type, blocks, n) == 0);
     }
   }
 }

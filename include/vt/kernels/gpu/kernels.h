@@ -25,7 +25,9 @@ struct LaunchStatus {
 
 // Expands `n` values of `type` (whole blocks; for F32/F16/BF16 a multiple
 // of 32) to BF16, rounding to nearest even: the same bits as
-// cpu::DequantizeRowBf16. `blocks` and `out` 16-byte aligned.
+// cpu::DequantizeRowBf16, except that a NaN (from a NaN or infinite scale,
+// or a NaN float) comes out as a NaN with the device's bits. `blocks` and
+// `out` 16-byte aligned.
 LaunchStatus ExpandToBf16(GgmlType type, const void* blocks, uint16_t* out, int64_t n, StreamHandle stream);
 
 // A matrix in its file blocks times activations: y[b][r] = sum_k W[r][k] *
