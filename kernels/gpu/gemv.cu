@@ -312,6 +312,20 @@ LaunchStatus LaunchGemv(GemvParams p, int activations, int slots, void* workspac
   return LastLaunch(entry);
 }
 
+// The parameters of `a`'s matrix times its activations first .. first +
+// batch - 1.
+GemvParams MatmulParams(const MatmulArgs& a, int64_t first, int batch) {
+  GemvParams p{};
+  p.weights = static_cast<const uint8_t*>(a.weights);
+  p.row_bytes = RowBytes(a.type, a.k);
+  p.rows = static_cast<int>(a.rows);
+  p.chunks = static_cast<int>(a.k / 32);
+  p.xf = a.x + first * a.k;
+  p.batch = batch;
+  p.y = a.y + first * a.rows;
+  return p;
+}
+
 // Activations of a GEMM pass: whole tiles of 8 the tensor-core kernel
 // multiplies per decoded weight chunk.
 constexpr int kGemmTiles = kGemmColumns / kQ8TileColumns;
@@ -328,14 +342,7 @@ LaunchStatus LaunchInt8Gemm(const GemmArgs& a, void* workspace, cudaStream_t str
   } else {
     constexpr int kPass = kGemmPassColumns<T>;
     for (int64_t b0 = 0; b0 < a.batch; b0 += kPass) {
-      GemvParams p{};
-      p.weights = static_cast<const uint8_t*>(a.weights);
-      p.row_bytes = RowBytes(T, a.k);
-      p.rows = static_cast<int>(a.rows);
-      p.chunks = static_cast<int>(a.k / 32);
-      p.xf = a.x + b0 * a.k;
-      p.batch = static_cast<int>(a.batch - b0 < kPass ? a.batch - b0 : kPass);
-      p.y = a.y + b0 * a.rows;
+      GemvParams p = MatmulParams(a, b0, static_cast<int>(a.batch - b0 < kPass ? a.batch - b0 : kPass));
       if (p.batch <= kMaxGemvBatch || p.row_bytes > std::numeric_limits<int>::max()) {
         for (int g0 = 0; g0 < p.batch; g0 += kMaxGemvBatch) {
           GemvParams group = p;
@@ -370,14 +377,7 @@ LaunchStatus Int8Gemm(const GemmArgs& a, void* workspace, StreamHandle stream) {
 
 LaunchStatus Gemv(const GemvArgs& a, void* workspace, size_t workspace_bytes, StreamHandle stream) {
   if (std::string error = CheckGemv(a, workspace, workspace_bytes); !error.empty()) return {error};
-  GemvParams p{};
-  p.weights = static_cast<const uint8_t*>(a.weights);
-  p.row_bytes = RowBytes(a.type, a.k);
-  p.rows = static_cast<int>(a.rows);
-  p.chunks = static_cast<int>(a.k / 32);
-  p.xf = a.x;
-  p.batch = a.batch;
-  p.y = a.y;
+  const GemvParams p = MatmulParams(a, 0, a.batch);
   return DispatchDecoded(a.type, [&](auto tag) {
     return LaunchGemv<decltype(tag)::value>(p, a.batch, 1, workspace, static_cast<cudaStream_t>(stream), "Gemv");
   });

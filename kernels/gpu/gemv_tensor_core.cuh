@@ -89,6 +89,10 @@ __device__ __forceinline__ void TileProduct(const FragSlice (&w)[2], uint2 x, co
   }
 }
 
+// Whether tile c of 8 activations holds any of the batch (tile 0 always
+// does, so an unrolled loop tests only the later ones).
+__device__ __forceinline__ bool TileInBatch(const GemvParams& p, int c) { return c == 0 || c * kQ8TileColumns < p.batch; }
+
 // One step (kStepChunks chunks, fewer when kWhole is false and the row
 // ends first) of this thread's two rows, g and g + 8 of the tile, whose
 // blocks start at span_a and span_b, times the tiles of 8 activations that
@@ -118,7 +122,7 @@ __device__ __forceinline__ void TensorCoreStep(const GemvParams& p, const uint8_
     Frag::template Decode<LoadMode::kCached>(span_b + offset, i % kChunksPerBlock, t, w[1]);
 #pragma unroll
     for (int c = 0; c < kTiles; ++c) {
-      if (c > 0 && c * kQ8TileColumns >= p.batch) break;
+      if (!TileInBatch(p, c)) break;
       TileProduct<Frag>(w, codes[c * tile_pieces + i * kWarpSize], records + c * tile_records + i * kQ8TileColumns,
                         acc[c]);
     }
@@ -246,7 +250,7 @@ __global__ void __launch_bounds__(kTensorCoreThreads) TensorCoreGemvKernel(GemvP
     if (next_at.tile != at.tile || item + 1 == end) {
 #pragma unroll
       for (int c = 0; c < kTiles; ++c) {
-        if (c > 0 && c * kQ8TileColumns >= p.batch) break;
+        if (!TileInBatch(p, c)) break;
         AddTile(p, at.tile, c * kQ8TileColumns, acc[c]);
 #pragma unroll
         for (int i = 0; i < 4; ++i) acc[c][i] = 0.0f;

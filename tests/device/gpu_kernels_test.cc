@@ -236,49 +236,55 @@ TEST_CASE("expert GEMV computes the selected experts in one launch; a bad id giv
   }
 }
 
-// GEMM on random data. The TF32 path: inputs carry a relative error of at
-// most 2^-11 each, so a product is off by at most 2^-10 of |w x|; float
-// accumulation adds at most 1e-5 of sum |w x|. The int8 path
-// (Int8GemmTypes on CUDA) is the GEMV's, with the GEMV's bound. A batch of
-// 43 is five groups of eight and one of three for it (tensor cores or dp4a
-// by type), and rows 70 leave ragged tiles on both paths.
+// GEMM on random data, batch `batch`. The TF32 path: inputs carry a
+// relative error of at most 2^-11 each, so a product is off by at most
+// 2^-10 of |w x|; float accumulation adds at most 1e-5 of sum |w x|. The
+// int8 path (Int8GemmTypes on CUDA) is the GEMV's, with the GEMV's bound.
+// Rows 70 leave ragged tiles on both paths.
+void CheckGemm(GgmlType type, int64_t batch, std::mt19937_64& rng) {
+  const int64_t rows = 70;
+  const int64_t k = gpu::KernelBlockValues(type) * (gpu::KernelBlockValues(type) == 32 ? 5 : 2);
+  const bool int8_path = gpu::Int8GemmTypes(kBuildDevice).Contains(type);
+  CAPTURE(NameOf(type), k, batch, int8_path);
+  const std::vector<uint8_t> w = testing::RandomBlocks(type, rows * k, rng);
+  const std::vector<float> x = testing::RandomFloats(static_cast<size_t>(k * batch), rng);
+  const std::vector<float> w_values = testing::Dequantized(type, w, rows * k);
+  DeviceArray<uint8_t> device_w(w);
+  DeviceArray<float> device_x(x);
+  DeviceArray<float> y(static_cast<size_t>(rows * batch));
+  y.Poison(kPoisonByte);
+  DeviceArray<uint8_t> workspace(gpu::GemmWorkspaceBytes(k));
+  const gpu::LaunchStatus status = gpu::Gemm(Matmul(type, device_w.get(), rows, k, device_x.get(), batch, y.get()),
+                                             workspace.get(), gpu::GemmWorkspaceBytes(k), nullptr);
+  INFO(status.error);
+  REQUIRE(status.ok());
+  const std::vector<float> got = y.Download();
+  int failures = 0;
+  for (int64_t b = 0; b < batch; ++b) {
+    for (int64_t r = 0; r < rows; ++r) {
+      const float* w_row = w_values.data() + r * k;
+      const float* x_row = x.data() + b * k;
+      const testing::Expected expected = testing::ExpectedDot(w_row, x_row, k, int8_path);
+      const double want = expected.value;
+      const double tolerance = int8_path ? expected.tolerance : (0x1p-10 + 1e-5) * testing::AbsDot(w_row, x_row, k);
+      const float g = got[static_cast<size_t>(b * rows + r)];
+      if (!(std::fabs(g - want) <= tolerance) && ++failures <= 3) {
+        UNSCOPED_INFO("row " << r << " activation " << b << ": got " << g << ", want " << want << " +- " << tolerance);
+      }
+    }
+  }
+  CHECK(failures == 0);
+}
+
+// On the int8 path a batch of 43 is one pass of six tiles, the last with 3
+// activations, and 100 a pass of 64 and one of 36 (five tiles, the last
+// with 4); Q4_K, whose passes are 8 wide, takes six and thirteen passes.
 TEST_CASE("GEMM matches the CPU kernels' dequantized product, every decoded type, ragged tiles", "[gpu][gemm]") {
   const uint64_t seed = FreshSeed();
   INFO("seed " << seed);
   std::mt19937_64 rng(seed);
   for (GgmlType type : gpu::kDecodedTypes) {
-    const int64_t rows = 70, batch = 43;
-    const int64_t k = gpu::KernelBlockValues(type) * (gpu::KernelBlockValues(type) == 32 ? 5 : 2);
-    const bool int8_path = gpu::Int8GemmTypes(kBuildDevice).Contains(type);
-    CAPTURE(NameOf(type), k, int8_path);
-    const std::vector<uint8_t> w = testing::RandomBlocks(type, rows * k, rng);
-    const std::vector<float> x = testing::RandomFloats(static_cast<size_t>(k * batch), rng);
-    const std::vector<float> w_values = testing::Dequantized(type, w, rows * k);
-    DeviceArray<uint8_t> device_w(w);
-    DeviceArray<float> device_x(x);
-    DeviceArray<float> y(static_cast<size_t>(rows * batch));
-    y.Poison(kPoisonByte);
-    DeviceArray<uint8_t> workspace(gpu::GemmWorkspaceBytes(k));
-    const gpu::LaunchStatus status = gpu::Gemm(Matmul(type, device_w.get(), rows, k, device_x.get(), batch, y.get()),
-                                               workspace.get(), gpu::GemmWorkspaceBytes(k), nullptr);
-    INFO(status.error);
-    REQUIRE(status.ok());
-    const std::vector<float> got = y.Download();
-    int failures = 0;
-    for (int64_t b = 0; b < batch; ++b) {
-      for (int64_t r = 0; r < rows; ++r) {
-        const float* w_row = w_values.data() + r * k;
-        const float* x_row = x.data() + b * k;
-        const testing::Expected expected = testing::ExpectedDot(w_row, x_row, k, int8_path);
-        const double want = expected.value;
-        const double tolerance = int8_path ? expected.tolerance : (0x1p-10 + 1e-5) * testing::AbsDot(w_row, x_row, k);
-        const float g = got[static_cast<size_t>(b * rows + r)];
-        if (!(std::fabs(g - want) <= tolerance) && ++failures <= 3) {
-          UNSCOPED_INFO("row " << r << " activation " << b << ": got " << g << ", want " << want << " +- " << tolerance);
-        }
-      }
-    }
-    CHECK(failures == 0);
+    for (int64_t batch : {int64_t{43}, int64_t{100}}) CheckGemm(type, batch, rng);
   }
 }
 
