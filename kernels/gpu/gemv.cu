@@ -214,7 +214,7 @@ template <GgmlType T, int R, int N>
 __device__ __forceinline__ void DirectRows(const GemvParams& p, const uint8_t* const (&row_begin)[R],
                                            const uint8_t* limit, float (&acc)[R][N]) {
   constexpr int kStep = kLaneChunks<T>;
-  constexpr LoadMode kMode = R == kManyRows || kStreamingAtFewRows<T> ? LoadMode::kStreaming : LoadMode::kCached;
+  constexpr LoadMode kMode = N > kFewActivations || kStreamingAtFewRows<T> ? LoadMode::kStreaming : LoadMode::kCached;
   const int lane = static_cast<int>(threadIdx.x % kWarpSize);
   static_assert(kStep == 1 || kStep == 2, "one or two chunks a step");
   for (int first = kStep * lane; first < p.chunks; first += kStep * kWarpSize) {
@@ -223,12 +223,14 @@ __device__ __forceinline__ void DirectRows(const GemvParams& p, const uint8_t* c
   }
 }
 
-template <GgmlType T, int R>
-__global__ void __launch_bounds__(kThreads, (kMinBlocksPerSm<T, R>)) GemvKernel(GemvParams p) {
+// R rows per warp, each with sums for at most N activations (kFewActivations
+// or kMaxGemvBatch).
+template <GgmlType T, int R, int N>
+__global__ void __launch_bounds__(kThreads, (kMinBlocksPerSm<T, N>)) GemvKernel(GemvParams p) {
   const int warp = static_cast<int>(threadIdx.x / kWarpSize);
   const int row0 = (static_cast<int>(blockIdx.x) * kWarpsPerBlock + warp) * R;
   if (row0 >= p.rows) return;
-  float acc[R][kBatchCap<R>] = {};
+  float acc[R][N] = {};
   WaitForPreviousKernel();  // the quantized activations (and expert ids) are written
   const uint8_t* w = SlotWeights(p);
   if (w == nullptr) {
@@ -243,7 +245,7 @@ __global__ void __launch_bounds__(kThreads, (kMinBlocksPerSm<T, R>)) GemvKernel(
   const uint8_t* limit = w + static_cast<int64_t>(p.rows) * p.row_bytes;
   if constexpr (!kUsesIntegerGemv<T>) {
     FloatRows<T, R>(p, row_begin, acc);
-  } else if constexpr (kStagedGemv<T> || (R == kFewRows && kStagedAtFewRows<T>)) {
+  } else if constexpr (kStagedGemv<T> || (N == kFewActivations && kStagedAtFewRows<T>)) {
     StagedRows<T, R>(p, row_begin, limit, acc);
   } else {
     DirectRows<T, R>(p, row_begin, limit, acc);
@@ -296,17 +298,20 @@ LaunchStatus LaunchGemv(GemvParams p, int activations, int slots, void* workspac
       return LastLaunch(entry);
     }
   }
-  auto launch = [&](auto rows_per_warp) {
+  auto launch = [&](auto rows_per_warp, auto activations) {
     constexpr int R = decltype(rows_per_warp)::value;
     const int rows_per_block = R * kWarpsPerBlock;
     const dim3 grid(static_cast<unsigned>((p.rows + rows_per_block - 1) / rows_per_block), static_cast<unsigned>(slots));
-    return LaunchAfterPrevious(GemvKernel<T, R>, grid, dim3(kThreads), stream, p);
+    return LaunchAfterPrevious(GemvKernel<T, R, decltype(activations)::value>, grid, dim3(kThreads), stream, p);
   };
+  using Few = std::integral_constant<int, kFewActivations>;
   cudaError_t launched;
-  if (p.batch <= 2) {
-    launched = launch(std::integral_constant<int, kFewRows>{});
+  if (p.batch > kFewActivations) {
+    launched = launch(std::integral_constant<int, kManyRows>{}, std::integral_constant<int, kMaxGemvBatch>{});
+  } else if (slots == 1) {
+    launched = launch(std::integral_constant<int, kGemvRowsAtFewActivations<T>>{}, Few{});
   } else {
-    launched = launch(std::integral_constant<int, kManyRows>{});
+    launched = launch(std::integral_constant<int, kFewRows>{}, Few{});
   }
   if (launched != cudaSuccess) return {std::string(entry) + ": launch failed: " + cudaGetErrorString(launched)};
   return LastLaunch(entry);

@@ -11,10 +11,35 @@
 
 namespace vt::gpu {
 
-// Rows per warp: 2 for batch 1-2; 4 for larger batches, so each activation
-// load serves more rows.
+// Rows per warp: kFewRows for batch 1-2 (kGemvRowsAtFewActivations below
+// for the plain GEMV), kManyRows for larger batches, so each activation load
+// serves more rows.
 constexpr int kFewRows = 2;
 constexpr int kManyRows = 4;
+
+// Activations the batch 1-2 kernels serve at most: their sums and their
+// per-activation code exist only for these, so they carry no registers or
+// instructions for activations 3-8. That took batch 1 on an H200 (one A/B
+// run) from 2991 to 3164 GB/s for Q4_K, 3399 to 3586 for Q8_0, 2181 to 2520
+// for MXFP4 and 2199 to 2694 for IQ4_XS.
+constexpr int kFewActivations = 2;
+
+// Rows per warp of the plain (not expert) GEMV at batch 1-2, per type: 3
+// where that beat 2 on an H200 (two runs of 2, 3 and 4 rows each; batch 1
+// GB/s, 2 against 3 rows): Q4_0 3217 / 3386, Q5_K 3156 / 3188, IQ4_XS 2721
+// / 2736, IQ1_S 901 / 938, TQ2_0 1887 / 1952, Q2_K 2002 / 2049, IQ4_NL 2633
+// / 2682, Q4_K 3266 / 3282, IQ2_XXS level at batch 1 and 1094 / 1140 at
+// batch 2. Q4_1 (3377 / 2806), Q8_0 (3508 / 2508), Q6_K, MXFP4, NVFP4, Q3_K,
+// Q5_0 and Q5_1 lost; 4 rows lost for every type but Q4_0 (3384). The
+// expert GEMV keeps kFewRows: in one run 3 rows slowed it for Q4_0, Q4_K,
+// Q5_K, IQ4_XS (2687 / 2617 for Q4_0) and the others measured.
+template <GgmlType T>
+constexpr int kGemvRowsAtFewActivations =
+    T == GgmlType::kQ4_0 || T == GgmlType::kQ2_K || T == GgmlType::kQ4_K || T == GgmlType::kQ5_K ||
+            T == GgmlType::kIQ2_XXS || T == GgmlType::kIQ1_S || T == GgmlType::kIQ4_NL || T == GgmlType::kIQ4_XS ||
+            T == GgmlType::kTQ2_0
+        ? 3
+        : kFewRows;
 
 // Types whose GEMV stages spans through shared memory; the others load
 // their blocks straight from global memory, lane by lane. Chosen per type
@@ -62,15 +87,6 @@ constexpr bool kFourBlocksAtManyRows =
     T == GgmlType::kQ6_K || T == GgmlType::kIQ2_XXS || T == GgmlType::kIQ4_NL || T == GgmlType::kIQ4_XS ||
     T == GgmlType::kMXFP4 || T == GgmlType::kTQ2_0 || T == GgmlType::kQ1_0 || T == GgmlType::kQ2_0;
 
-// Activations a kernel of R rows per warp serves at most: batch 1-2 take
-// kFewRows, larger batches kManyRows. Its sums and its per-activation code
-// exist only for these, so the batch 1-2 kernels carry no registers or
-// instructions for activations 3-8. That took batch 1 on an H200 (one A/B
-// run) from 2991 to 3164 GB/s for Q4_K, 3399 to 3586 for Q8_0, 2181 to
-// 2520 for MXFP4 and 2199 to 2694 for IQ4_XS.
-template <int R>
-constexpr int kBatchCap = R == kFewRows ? 2 : kMaxGemvBatch;
-
 // The batch 1-2 kernels held to eight blocks (64 registers) instead of six,
 // where that measured faster on an H200 (one A/B run, batch 1 / expert
 // GEMV GB/s, six against eight): Q4_K 3164 / 2343 against 3203 / 2671,
@@ -80,8 +96,9 @@ template <GgmlType T>
 constexpr bool kEightBlocksAtFewRows = T == GgmlType::kQ4_1 || T == GgmlType::kQ5_0 || T == GgmlType::kQ5_1 ||
                                        T == GgmlType::kQ4_K || T == GgmlType::kIQ2_XXS || T == GgmlType::kMXFP4;
 
-template <GgmlType T, int R>
-constexpr int kMinBlocksPerSm = R == kFewRows ? (kEightBlocksAtFewRows<T> ? 8 : 6) : kFourBlocksAtManyRows<T> ? 4 : 1;
+template <GgmlType T, int N>
+constexpr int kMinBlocksPerSm =
+    N == kFewActivations ? (kEightBlocksAtFewRows<T> ? 8 : 6) : kFourBlocksAtManyRows<T> ? 4 : 1;
 
 // Activations per GEMM pass over the weights: kGemmColumns, but 8 (the
 // GEMV's passes) for Q4_K, whose 8-tile kernel measured slower at batch 64
