@@ -206,22 +206,18 @@ __device__ __forceinline__ void LoadTileStep(const GemvParams& p, const TilePosi
 }
 
 // Resident blocks per SM the GEMV's kernel (kTiles 1) asks the compiler to
-// leave room for, which sets its register budget (5: 96 a thread, 6: 80).
-// Unbounded, the compiler keeps these kernels at 72 registers; Q4_0's takes
-// 94 with 5. 0 states no bound, as for the GEMM's kernels; 1 would not be
-// the same (the compiler then takes up to 255 registers: Q5_K at batch 8
-// fell from 2006 to 1799 GB/s). Chosen on an H200 (two runs of no bound, 5, 6 and 7 for
-// the eleven types; batch 8 GB/s, no bound against the choice): Q4_0 2005 /
-// 2072 (5), Q4_1 1997 / 2194 (6), Q4_K 1946 / 1965 (5), Q5_1 1782 / 1801
-// (5), IQ4_NL 1639 / 1654 (5), IQ4_XS 1328 / 1410 (6). Q5_0, Q8_0, Q5_K,
-// Q6_K and MXFP4 lost with 5 (Q8_0 2638 / 2262) and stay unbounded; 7 lost
-// for every type.
+// leave room for, which sets its register budget (4: 128 a thread).
+// Unbounded, the compiler keeps these kernels small (72 registers for
+// Q4_0) and they issue fewer loads ahead. 0 states no bound, as for the
+// GEMM's kernels; 1 would not be the same (the compiler then takes up to
+// 255 registers: Q5_K at batch 8 fell from 2006 to 1799 GB/s). Chosen on an
+// H200 (docs/BENCHMARKS.md; batch 8 GB/s, unbounded against 4, two runs):
+// Q4_0 2077 / 2186, Q4_1 2185 / 2298, Q4_K 1984 / 2068, Q5_K 2021 / 2075,
+// IQ4_XS 1414 / 1467, MXFP4 1294 / 1378, the other tensor-core types 1-5%
+// faster but Q6_K (1857 / 1834), which stays unbounded. 5, 6 and 7 gained
+// less or lost.
 template <GgmlType T>
-constexpr int kTensorCoreMinBlocks = T == GgmlType::kQ4_1 || T == GgmlType::kIQ4_XS ? 6
-                                     : T == GgmlType::kQ4_0 || T == GgmlType::kQ4_K || T == GgmlType::kQ5_1 ||
-                                             T == GgmlType::kIQ4_NL
-                                         ? 5
-                                         : 0;
+constexpr int kTensorCoreMinBlocks = T == GgmlType::kQ6_K ? 0 : 4;
 
 // kTiles: tiles of 8 activations each warp multiplies per decoded chunk (1
 // for the GEMV; more for the GEMM, whose p.batch may exceed 8).
