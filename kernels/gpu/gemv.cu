@@ -308,7 +308,7 @@ LaunchStatus LaunchGemv(GemvParams p, int activations, int slots, void* workspac
   cudaError_t launched;
   if (p.batch > kFewActivations) {
     launched = launch(std::integral_constant<int, kManyRows>{}, std::integral_constant<int, kMaxGemvBatch>{});
-  } else if (slots == 1) {
+  } else if (slots == 1) {  // the plain GEMV (or an expert GEMV of one expert)
     launched = launch(std::integral_constant<int, kGemvRowsAtFewActivations<T>>{}, Few{});
   } else {
     launched = launch(std::integral_constant<int, kFewRows>{}, Few{});
