@@ -65,8 +65,10 @@ __global__ void __launch_bounds__(kExpandThreads) ExpandKernel(const uint8_t* bl
       const int chunk = static_cast<int>(ch % kChunksPerBlock);
       uint32_t packed[16];
       if constexpr (kExpandCodeForm<T> != CodeForm::kNone) {
+        // A staged copy has slack past its last block, so only global
+        // reads of the tensor's last block need to be exact.
         constexpr LoadMode kMode = kStagedExpand<T> ? LoadMode::kCached : LoadMode::kStreaming;
-        ExpandChunkFromCodes<T, kMode>(block, chunk, block + B::kBytes == limit, packed);
+        ExpandChunkFromCodes<T, kMode>(block, chunk, !kStagedExpand<T> && block + B::kBytes == limit, packed);
       } else {
         float v[32];
         B::Decode(block, chunk, v);
