@@ -1,12 +1,12 @@
 // Keep-quant GEMM for prefill. The types with a tensor-core GEMV run on its
 // kernel, up to 64 activations per pass over the weights (CUDA; Int8Gemm in
 // gemv.cu). For the others (and on HIP) a block computes a 64-row x
-// 64-activation
-// tile of y. Per 64-value step of k, its threads decode two chunks of each
-// of the 64 weight rows (block_decode.cuh, exact floats) into shared memory
-// next to the matching activations, and the four warps multiply the tiles
-// on tensor cores (TF32 WMMA, float accumulate). Built as HIP, where
-// WMMA is not available, the same tiles are multiplied with plain FMAs.
+// 64-activation tile of y. Per 64-value step of k, its threads decode two
+// chunks of each of the 64 weight rows (block_decode.cuh, exact floats)
+// into shared memory next to the matching activations, and the four warps
+// multiply the tiles on tensor cores (TF32 WMMA, float accumulate). Built
+// as HIP, where WMMA is not available, the same tiles are multiplied with
+// plain FMAs.
 #include "block_decode.cuh"
 #include "int8_gemm.h"
 #include "launch_checks.h"
@@ -156,7 +156,6 @@ __global__ void __launch_bounds__(kGemmThreads) GemmKernel(GemmParams p) {
     if (row0 + r < p.rows && b0 + b < p.batch) p.y[static_cast<int64_t>(b0 + b) * p.rows + row0 + r] = out[b][r];
   }
 }
-
 
 }  // namespace
 

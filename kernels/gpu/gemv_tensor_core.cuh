@@ -207,15 +207,15 @@ __device__ __forceinline__ void LoadTileStep(const GemvParams& p, const TilePosi
 
 // Resident blocks per SM the GEMV's kernel (kTiles 1) asks the compiler to
 // leave room for, which sets its register budget (4: 128 a thread).
-// Unbounded, the compiler keeps these kernels small (72 registers for
-// Q4_0) and they issue fewer loads ahead. 0 states no bound, as for the
-// GEMM's kernels; 1 would not be the same (the compiler then takes up to
-// 255 registers: Q5_K at batch 8 fell from 2006 to 1799 GB/s). Chosen on an
-// H200 (docs/BENCHMARKS.md; batch 8 GB/s, unbounded against 4, two runs):
-// Q4_0 2077 / 2186, Q4_1 2185 / 2298, Q4_K 1984 / 2068, Q5_K 2021 / 2075,
-// IQ4_XS 1414 / 1467, MXFP4 1294 / 1378, the other tensor-core types 1-5%
-// faster but Q6_K (1857 / 1834), which stays unbounded. 5, 6 and 7 gained
-// less or lost.
+// Unbounded, the compiler kept several of these kernels at 72 registers. 0
+// states no bound, as for the GEMM's kernels; 1 would not be the same (the
+// compiler then takes up to 255 registers: Q5_K at batch 8 fell from 2006
+// to 1799 GB/s). Chosen on an H200 (docs/BENCHMARKS.md; batch 8 GB/s, the
+// previous choice against 4: 5 blocks for Q4_0, Q4_K, Q5_1 and IQ4_NL, 6
+// for Q4_1 and IQ4_XS, none for the rest): Q4_0 2077 / 2186, Q4_1 2185 /
+// 2298, Q4_K 1984 / 2068, Q5_K 2021 / 2075, IQ4_XS 1414 / 1467, MXFP4 1294
+// / 1378, the other tensor-core types 0.5-5% faster but Q6_K (1857 / 1834),
+// which stays unbounded. 3, 5, 6 and 7 blocks gained less or lost.
 template <GgmlType T>
 constexpr int kTensorCoreMinBlocks = T == GgmlType::kQ6_K ? 0 : 4;
 

@@ -44,7 +44,7 @@ constexpr GgmlTypeSet SetOf(const std::array<GgmlType, N>& types) {
 // The block types with a tensor-core (int8 mma) GEMV on CUDA: batch 3-8 of
 // the GEMV (from a batch chosen per type) and every batch of the GEMM run
 // there. The kernels' fragment decoders must cover exactly these (a
-// static_assert in gemm.cu).
+// static_assert in gemv.cu).
 inline constexpr std::array<GgmlType, 11> kTensorCoreGemvTypes = {
     GgmlType::kQ4_0, GgmlType::kQ4_1, GgmlType::kQ5_0,   GgmlType::kQ5_1,   GgmlType::kQ8_0, GgmlType::kQ4_K,
     GgmlType::kQ5_K, GgmlType::kQ6_K, GgmlType::kIQ4_NL, GgmlType::kIQ4_XS, GgmlType::kMXFP4};
