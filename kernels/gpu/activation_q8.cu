@@ -7,9 +7,19 @@ namespace vt::gpu {
 // 16+4t..16+4t+3 (the B operand's two registers).
 __device__ __forceinline__ int TilePlace(int e) { return 8 * ((e & 15) >> 2) + 4 * (e >> 4) + (e & 3); }
 
+// Where element e (0..31) of a run sits in its 32 bytes in `layout`.
+__device__ __forceinline__ int CodePlace(Q8Layout layout, int e) {
+  switch (layout) {
+    case Q8Layout::kMmaTiles: return TilePlace(e);
+    case Q8Layout::kNibblePairs: return 8 * ((e & 15) >> 2) + 2 * (e & 3) + (e >> 4);
+    default: return e;
+  }
+}
+
 __global__ void QuantizeActivationsQ8(const float* x, Q8Layout layout, int activations, int columns, int64_t chunks,
                                       Q8Activations out, float* clear, int64_t clear_count) {
   StartDependentKernel();  // the GEMV may launch now; it waits for this grid before reading `out`
+  WaitForPreviousKernel();  // whatever ran before (the last GEMV reading `out`, or x's writer) is done
   const int64_t threads = static_cast<int64_t>(gridDim.x) * blockDim.x;
   for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < clear_count; i += threads) {
     clear[i] = 0.0f;
@@ -31,7 +41,7 @@ __global__ void QuantizeActivationsQ8(const float* x, Q8Layout layout, int activ
     const float amax = WarpMax(fabsf(v));
     const float d = amax / 127.0f;
     const int q = amax == 0.0f ? 0 : static_cast<int>(roundf(v * (127.0f / amax)));
-    out.codes[run * kWarpSize + (tiles ? TilePlace(lane) : lane)] = static_cast<int8_t>(q);
+    out.codes[run * kWarpSize + CodePlace(layout, lane)] = static_cast<int8_t>(q);
     const int half_sum = GroupSum<16>(q);
     const int upper_sum = ShuffleXor(half_sum, 16);
     if (lane == 0) {

@@ -21,11 +21,15 @@ inline Q8Activations CarveWorkspace(void* workspace, int64_t k, int activations)
 
 // How the runs of 32 are ordered in Q8Activations:
 // - kRows: activation-major, codes in element order ([activations][k]);
+// - kNibblePairs: the same runs, each run's codes in the order of
+//   CodeOrder::kNibblePairs (int_chunk.cuh): elements 0, 16, 1, 17, 2, 18, ...
+//   pairwise: byte 8 * j + 2 * i + h holds element 4 * j + i + 16 * h (j, i
+//   < 4, h < 2);
 // - kMmaTiles: tiles of kQ8TileColumns activations, one after another; in a
 //   tile, chunk-major over its activations (those past the last one zero),
 //   each run's codes placed for the tensor-core kernel's B operand
 //   (activation_q8.cu's TilePlace).
-enum class Q8Layout { kRows, kMmaTiles };
+enum class Q8Layout { kRows, kNibblePairs, kMmaTiles };
 inline constexpr int kQ8TileColumns = 8;
 
 // One warp per run of 32 values of x ([activations][chunks * 32]), into

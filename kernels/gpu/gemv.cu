@@ -50,13 +50,36 @@ __device__ void WriteRows(const GemvParams& p, int row0, float (&acc)[R][N]) {
   }
 }
 
+// Whether the integer GEMV of T sums each chunk's 32 products as one
+// integer.
+template <GgmlType T>
+constexpr bool SummedDot() {
+  if constexpr (kUsesIntegerGemv<T>) {
+    return !IntBlock<T>::kHalfScales && kSummedChunkDot<T>;
+  } else {
+    return false;
+  }
+}
+
+// Whether it decodes T's values as CodeOrder::kNibblePairs (and quantizes
+// the activations as Q8Layout::kNibblePairs): for summed dots only, as the
+// order mixes the chunk's halves.
+template <GgmlType T>
+constexpr bool kNibblePairGemv = kHasNibblePairOrder<T> && SummedDot<T>();
+
 // One decoded weight chunk times every activation of the batch, into acc.
 template <GgmlType T, int R, LoadMode kMode, int N>
 __device__ __forceinline__ void AccumulateInteger(const GemvParams& p, const uint8_t* const (&blocks)[R], int sub,
                                                   int ch, float (&acc)[R][N]) {
   IntChunk wc[R];
 #pragma unroll
-  for (int r = 0; r < R; ++r) IntBlock<T>::template Decode<kMode>(blocks[r], sub, wc[r]);
+  for (int r = 0; r < R; ++r) {
+    if constexpr (kNibblePairGemv<T>) {
+      IntBlock<T>::template Decode<kMode, CodeOrder::kNibblePairs>(blocks[r], sub, wc[r]);
+    } else {
+      IntBlock<T>::template Decode<kMode>(blocks[r], sub, wc[r]);
+    }
+  }
   const int8_t* codes = p.xq.codes + blockIdx.y * p.x_slot_stride;
   const float4* scales = p.xq.scales + blockIdx.y * (p.x_slot_stride / 32);
   const int64_t x_batch_stride = static_cast<int64_t>(p.chunks) * 32;
@@ -69,10 +92,15 @@ __device__ __forceinline__ void AccumulateInteger(const GemvParams& p, const uin
 #pragma unroll
     for (int r = 0; r < R; ++r) {
       const int* v = wc[r].v;
-      const int low = Dot4(v[3], x0.w, Dot4(v[2], x0.z, Dot4(v[1], x0.y, Dot4(v[0], x0.x, 0))));
-      const int high = Dot4(v[7], x1.w, Dot4(v[6], x1.z, Dot4(v[5], x1.y, Dot4(v[4], x1.x, 0))));
-      acc[r][b] += s.x * (wc[r].d[0] * BiasedDot(low + kFloatBias) + wc[r].d[1] * BiasedDot(high + kFloatBias)) -
-                   (wc[r].m[0] * s.y + wc[r].m[1] * s.z);
+      const int low = Dot4(v[3], x0.w, Dot4(v[2], x0.z, Dot4(v[1], x0.y, Dot4(v[0], x0.x, kFloatBias))));
+      if constexpr (!SummedDot<T>()) {
+        const int high = Dot4(v[7], x1.w, Dot4(v[6], x1.z, Dot4(v[5], x1.y, Dot4(v[4], x1.x, kFloatBias))));
+        acc[r][b] += s.x * (wc[r].d[0] * BiasedDot(low) + wc[r].d[1] * BiasedDot(high)) -
+                     (wc[r].m[0] * s.y + wc[r].m[1] * s.z);
+      } else {  // d[1] == d[0], m[1] == m[0]; s.w is the activation's scale times its code sum
+        const int all = Dot4(v[7], x1.w, Dot4(v[6], x1.z, Dot4(v[5], x1.y, Dot4(v[4], x1.x, low))));
+        acc[r][b] += s.x * wc[r].d[0] * BiasedDot(all) - wc[r].m[0] * s.w;
+      }
     }
   }
 }
@@ -227,6 +255,10 @@ __device__ __forceinline__ void DirectRows(const GemvParams& p, const uint8_t* c
 // or kMaxGemvBatch).
 template <GgmlType T, int R, int N>
 __global__ void __launch_bounds__(kThreads, (kMinBlocksPerSm<T, N>)) GemvKernel(GemvParams p) {
+  // The next launch (on the integer path, the next quantizer) may queue
+  // behind this grid's last blocks; it waits for them to finish. The plain
+  // floats, whose next launch is another GEMV, measured slower with this.
+  if constexpr (kUsesIntegerGemv<T>) StartDependentKernel();
   const int warp = static_cast<int>(threadIdx.x / kWarpSize);
   const int row0 = (static_cast<int>(blockIdx.x) * kWarpsPerBlock + warp) * R;
   if (row0 >= p.rows) return;
@@ -267,13 +299,14 @@ static_assert(TensorCoreListMatches(std::make_index_sequence<kDecodedTypes.size(
 // Queues the activation quantizer: p.xf's `activations` rows into the room
 // of `columns` in `workspace` (p.xq), laid out as `layout`, after zeroing
 // the first `clear` floats of p.y.
-void QueueQuantizer(GemvParams& p, Q8Layout layout, int activations, int columns, int64_t clear, void* workspace,
-                    cudaStream_t stream) {
+cudaError_t QueueQuantizer(GemvParams& p, Q8Layout layout, int activations, int columns, int64_t clear,
+                           void* workspace, cudaStream_t stream) {
   p.xq = CarveWorkspace(workspace, static_cast<int64_t>(p.chunks) * 32, columns);
   const int64_t runs = static_cast<int64_t>(columns) * p.chunks;
   const int64_t quant_blocks = (runs * kWarpSize + 255) / 256;
-  QuantizeActivationsQ8<<<static_cast<unsigned>(quant_blocks < 65535 ? quant_blocks : 65535), 256, 0, stream>>>(
-      p.xf, layout, activations, columns, p.chunks, p.xq, p.y, clear);
+  return LaunchAfterPrevious(QuantizeActivationsQ8, dim3(static_cast<unsigned>(quant_blocks < 65535 ? quant_blocks : 65535)),
+                             dim3(256), stream, p.xf, layout, activations, columns, static_cast<int64_t>(p.chunks), p.xq,
+                             p.y, clear);
 }
 
 // Quantizes the activations (integer path) and launches the GEMV of type T.
@@ -283,12 +316,13 @@ LaunchStatus LaunchGemv(GemvParams p, int activations, int slots, void* workspac
   const bool tensor_cores = kTensorCoreGemv<T> && p.ids == nullptr && p.batch >= kTensorCoreMinBatch<T> &&
                             p.row_bytes <= std::numeric_limits<int>::max();
   if constexpr (kUsesIntegerGemv<T>) {
-    if (tensor_cores) {  // it adds into y
-      QueueQuantizer(p, Q8Layout::kMmaTiles, activations, kQ8TileColumns, static_cast<int64_t>(p.batch) * p.rows,
-                     workspace, stream);
-    } else {
-      QueueQuantizer(p, Q8Layout::kRows, activations, activations, 0, workspace, stream);
-    }
+    const cudaError_t queued =
+        tensor_cores  // it adds into y
+            ? QueueQuantizer(p, Q8Layout::kMmaTiles, activations, kQ8TileColumns,
+                             static_cast<int64_t>(p.batch) * p.rows, workspace, stream)
+            : QueueQuantizer(p, kNibblePairGemv<T> ? Q8Layout::kNibblePairs : Q8Layout::kRows, activations,
+                             activations, 0, workspace, stream);
+    if (queued != cudaSuccess) return {std::string(entry) + ": quantizer launch failed: " + cudaGetErrorString(queued)};
   }
   if constexpr (kTensorCoreGemv<T>) {
     if (tensor_cores) {
@@ -361,8 +395,11 @@ LaunchStatus LaunchInt8Gemm(const GemmArgs& a, void* workspace, cudaStream_t str
         continue;
       }
       const int columns = (p.batch + kQ8TileColumns - 1) / kQ8TileColumns * kQ8TileColumns;
-      QueueQuantizer(p, Q8Layout::kMmaTiles, p.batch, columns, static_cast<int64_t>(p.batch) * p.rows, workspace,
-                     stream);
+      if (const cudaError_t queued = QueueQuantizer(p, Q8Layout::kMmaTiles, p.batch, columns,
+                                                    static_cast<int64_t>(p.batch) * p.rows, workspace, stream);
+          queued != cudaSuccess) {
+        return {std::string("Gemm: quantizer launch failed: ") + cudaGetErrorString(queued)};
+      }
       if (const cudaError_t launched = LaunchTensorCoreGemv<T, kGemmTiles>(p, stream); launched != cudaSuccess) {
         return {std::string("Gemm: launch failed: ") + cudaGetErrorString(launched)};
       }

@@ -64,6 +64,18 @@ constexpr bool kStagedAtFewRows = T == GgmlType::kQ4_1;
 template <GgmlType T>
 constexpr int kLaneChunks = T == GgmlType::kMXFP4 ? 2 : 1;
 
+// Types whose GEMV sums a chunk's 32 products as one integer and scales
+// the sum once, where the decoder gives the chunk one scale and one min
+// (IntBlock<T>::kHalfScales false; otherwise it always takes two sums).
+// Chosen on an H200 (docs/BENCHMARKS.md; batch 1 GB/s, two sums against
+// one, over two device sessions): IQ4_XS 2765-2796 against 2840-2860,
+// IQ2_XXS 1298 / 1336-1344, Q1_0 1131 / 1176-1179, Q4_1, Q5_0, Q5_1,
+// IQ4_NL, TQ2_0 and Q4_K 1-2% faster. The staged types lost (Q8_0
+// 3575-3628 against 3502-3536, IQ1_S, IQ3_XXS and IQ3_S 2-3%), and so did
+// Q5_K (3269-3294 against 3211-3247); they keep two sums.
+template <GgmlType T>
+constexpr bool kSummedChunkDot = !kStagedGemv<T> && T != GgmlType::kQ5_K;
+
 // Types whose batch 1-2 GEMV marks its block loads streaming too. In one
 // A/B run on an H200 (batch 1 / expert GEMV GB/s, cached against
 // streaming): Q4_0 3140 / 2680 against 3204 / 2689, Q4_K 3201 / 2675

@@ -33,9 +33,11 @@ __device__ __forceinline__ V Load(const V* p) {
 // realigned with funnel shifts.
 template <int N, LoadMode kMode = LoadMode::kCached>
 __device__ __forceinline__ void LoadWords(const uint8_t* p, uint32_t* out) {
-  const uintptr_t address = reinterpret_cast<uintptr_t>(p);
-  const uint32_t* aligned = reinterpret_cast<const uint32_t*>(address & ~uintptr_t{3});
-  const uint32_t offset = static_cast<uint32_t>(address & 3u);
+  const uint32_t offset = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(p) & 3u);
+  // Stepping back from `p` (no integer-to-pointer cast) keeps the pointer's
+  // memory space known to the compiler: shared copies are read with shared
+  // loads and global blocks with global ones, not generic loads.
+  const uint32_t* aligned = reinterpret_cast<const uint32_t*>(p - offset);
   uint32_t words[N + 1];
 #pragma unroll
   for (int i = 0; i < N; ++i) words[i] = Load<uint32_t, kMode>(aligned + i);
@@ -100,9 +102,10 @@ __device__ __forceinline__ void SplitNibbles(const uint32_t* words, IntChunk& c)
   }
 }
 
-// A 16-entry int8 table (as four words) looked up by the eight nibbles of
-// `w`; .x holds the entries of the low nibbles, .y those of the high ones.
-__device__ __forceinline__ int2 Lookup16(uint32_t w, const uint32_t* table) {
+// The entries of a 16-entry int8 table (as four words) for the eight
+// nibbles of `w`, in nibble order: .x holds those of nibbles 0-3 (byte 0's
+// low and high, then byte 1's), .y those of nibbles 4-7.
+__device__ __forceinline__ int2 Lookup16InNibbleOrder(uint32_t w, const uint32_t* table) {
   const uint32_t pick_high = 0x32103210u | ((w & 0x88888888u) >> 1);
   uint32_t half[2];
 #pragma unroll
@@ -112,8 +115,15 @@ __device__ __forceinline__ int2 Lookup16(uint32_t w, const uint32_t* table) {
     const uint32_t high = BytePerm(table[2], table[3], selector);
     half[i] = BytePerm(low, high, pick_high >> (16 * i));
   }
-  return make_int2(static_cast<int>(BytePerm(half[0], half[1], 0x6420)),
-                   static_cast<int>(BytePerm(half[0], half[1], 0x7531)));
+  return make_int2(static_cast<int>(half[0]), static_cast<int>(half[1]));
+}
+
+// The same, sorted: .x holds the entries of the four low nibbles, .y those
+// of the high ones.
+__device__ __forceinline__ int2 Lookup16(uint32_t w, const uint32_t* table) {
+  const int2 in_order = Lookup16InNibbleOrder(w, table);
+  return make_int2(static_cast<int>(BytePerm(in_order.x, in_order.y, 0x6420)),
+                   static_cast<int>(BytePerm(in_order.x, in_order.y, 0x7531)));
 }
 
 // A 16-entry int8 table as the four words Lookup16 takes.
@@ -126,24 +136,48 @@ __device__ __forceinline__ void PackTable16(const int8_t* table_bytes, uint32_t 
   }
 }
 
-// Sixteen 4-bit table indices (16 bytes) to values.
+// The order a decoder leaves a chunk's values in: kElements, element order
+// (v[0] holds elements 0-3); kNibblePairs, for the 16 code bytes whose low
+// nibbles are elements 0-15 and high nibbles 16-31, each byte's two values
+// side by side (v[0] holds elements 0, 16, 1, 17; v[1] 2, 18, 3, 19; v[2]
+// 4, 20, ...), which saves sorting them. A GEMV reading kNibblePairs pairs
+// them with activations quantized in the same order (Q8Layout::kNibblePairs).
+enum class CodeOrder { kElements, kNibblePairs };
+
+// Types whose decoders can leave their values as kNibblePairs.
+template <GgmlType T>
+inline constexpr bool kHasNibblePairOrder = T == GgmlType::kIQ4_NL || T == GgmlType::kIQ4_XS || T == GgmlType::kMXFP4;
+
+// Sixteen 4-bit table indices (16 bytes) to values, in order O.
+template <CodeOrder O = CodeOrder::kElements>
 __device__ __forceinline__ void LookupNibbles(const uint32_t* words, const int8_t* table_bytes, IntChunk& c) {
   uint32_t table[4];
   PackTable16(table_bytes, table);
 #pragma unroll
   for (int k = 0; k < 4; ++k) {
-    const int2 values = Lookup16(words[k], table);
-    c.v[k] = values.x;
-    c.v[k + 4] = values.y;
+    if constexpr (O == CodeOrder::kNibblePairs) {
+      const int2 values = Lookup16InNibbleOrder(words[k], table);
+      c.v[2 * k] = values.x;
+      c.v[2 * k + 1] = values.y;
+    } else {
+      const int2 values = Lookup16(words[k], table);
+      c.v[k] = values.x;
+      c.v[k + 4] = values.y;
+    }
   }
 }
 
 // Bit i of the low byte of `bits` to byte i (0 or 1), i < 4.
 __device__ __forceinline__ uint32_t BitsToBytes(uint32_t bits) { return ((bits & 15u) * 0x00204081u) & 0x01010101u; }
 
+// Decode<LoadMode>(block, chunk, IntChunk&) fills the chunk, in element
+// order; the kHasNibblePairOrder types also take Decode<LoadMode, CodeOrder>. kReadsPastFields:
+// true when a LoadWords read may end past the block, so the GEMV decodes a
+// tensor's last block with LoadMode::kExact. kHalfScales: true when the two
+// halves of a chunk may have different scales or mins; when false the
+// decoder fills d[0] == d[1] and m[0] == m[1] (SetScales), and the GEMV
+// sums all 32 products as one integer.
 template <GgmlType T>
-struct IntBlock;  // Decode<LoadMode>(block, chunk, IntChunk&); kReadsPastFields:
-                  // true when a LoadWords read may end past the block, so the
-                  // GEMV decodes a tensor's last block with LoadMode::kExact
+struct IntBlock;
 
 }  // namespace vt::gpu

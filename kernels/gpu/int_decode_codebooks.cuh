@@ -21,7 +21,7 @@ __device__ __forceinline__ void SignedGrid(uint64_t grid, uint8_t signs, int* ou
 }
 template <>
 struct IntBlock<T::kIQ2_XXS> {
-  static constexpr bool kReadsPastFields = true;
+  static constexpr bool kReadsPastFields = true, kHalfScales = false;
   template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int ib, IntChunk& c) {
     uint32_t aux[2];
@@ -43,7 +43,7 @@ __device__ __forceinline__ void SetIq2HalfScales(float d, uint8_t scales, IntChu
 }
 template <>
 struct IntBlock<T::kIQ2_XS> {
-  static constexpr bool kReadsPastFields = true;
+  static constexpr bool kReadsPastFields = true, kHalfScales = true;
   template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int ib, IntChunk& c) {
     uint32_t words[2];
@@ -58,7 +58,7 @@ struct IntBlock<T::kIQ2_XS> {
 };
 template <>
 struct IntBlock<T::kIQ2_S> {
-  static constexpr bool kReadsPastFields = false;
+  static constexpr bool kReadsPastFields = false, kHalfScales = true;
   template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int ib, IntChunk& c) {
     const uint8_t* qs = b + 2 + 4 * ib;
@@ -73,7 +73,7 @@ struct IntBlock<T::kIQ2_S> {
 };
 template <>
 struct IntBlock<T::kIQ3_XXS> {
-  static constexpr bool kReadsPastFields = false;
+  static constexpr bool kReadsPastFields = false, kHalfScales = false;
   template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int ib, IntChunk& c) {
     const uint8_t* qs = b + 2 + 8 * ib;
@@ -88,7 +88,7 @@ struct IntBlock<T::kIQ3_XXS> {
 };
 template <>
 struct IntBlock<T::kIQ3_S> {
-  static constexpr bool kReadsPastFields = false;
+  static constexpr bool kReadsPastFields = false, kHalfScales = false;
   template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int ib, IntChunk& c) {
     const uint8_t* qs = b + 2 + 8 * ib;
@@ -108,7 +108,7 @@ struct IntBlock<T::kIQ3_S> {
 // the delta is the affine term, one per 32 values.
 template <>
 struct IntBlock<T::kIQ1_S> {
-  static constexpr bool kReadsPastFields = false;
+  static constexpr bool kReadsPastFields = false, kHalfScales = false;
   template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int ib, IntChunk& c) {
     const uint8_t* qs = b + 2 + 4 * ib;
@@ -127,7 +127,7 @@ struct IntBlock<T::kIQ1_S> {
 // 8 * grid + 8 * delta (odd, within -9..9) under dl / 8 is exact.
 template <>
 struct IntBlock<T::kIQ1_M> {
-  static constexpr bool kReadsPastFields = false;
+  static constexpr bool kReadsPastFields = false, kHalfScales = true;
   template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int ib, IntChunk& c) {
     uint16_t sc[4];

@@ -42,7 +42,7 @@ __device__ __forceinline__ float Iq4XsScale(const uint32_t (&head)[2], int j) {
 
 template <>
 struct IntBlock<T::kQ4_K> {
-  static constexpr bool kReadsPastFields = false;
+  static constexpr bool kReadsPastFields = false, kHalfScales = false;
   template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int chunk, IntChunk& c) {
     uint32_t words[8];
@@ -55,7 +55,7 @@ struct IntBlock<T::kQ4_K> {
 };
 template <>
 struct IntBlock<T::kQ5_K> {
-  static constexpr bool kReadsPastFields = false;
+  static constexpr bool kReadsPastFields = false, kHalfScales = false;
   template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int chunk, IntChunk& c) {
     uint32_t low[8], high[8];
@@ -81,7 +81,7 @@ __device__ __forceinline__ void Q6kScales(const uint8_t* b, int j, float (&d)[2]
 }
 template <>
 struct IntBlock<T::kQ6_K> {
-  static constexpr bool kReadsPastFields = true;
+  static constexpr bool kReadsPastFields = true, kHalfScales = true;
   template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int chunk, IntChunk& c) {
     const int n = chunk / 4, quarter = chunk % 4;
@@ -98,19 +98,19 @@ struct IntBlock<T::kQ6_K> {
 };
 template <>
 struct IntBlock<T::kIQ4_XS> {
-  static constexpr bool kReadsPastFields = false;
-  template <LoadMode S = LoadMode::kCached>
+  static constexpr bool kReadsPastFields = false, kHalfScales = false;
+  template <LoadMode S = LoadMode::kCached, CodeOrder O = CodeOrder::kElements>
   __device__ static void Decode(const uint8_t* b, int chunk, IntChunk& c) {
     uint32_t words[4], head[2];  // head: d, scales_h (16 bits each), then scales_l (4 bytes)
     LoadAligned<4, 8, S>(b + 8 + 16 * chunk, words);  // 136-byte blocks: 8-aligned
     LoadAligned<2, 8, S>(b, head);
-    LookupNibbles(words, iq::kValuesIq4nl, c);
+    LookupNibbles<O>(words, iq::kValuesIq4nl, c);
     SetScales(c, Iq4XsScale(head, chunk), 0.0f);
   }
 };
 template <>
 struct IntBlock<T::kQ8_K> {
-  static constexpr bool kReadsPastFields = false;
+  static constexpr bool kReadsPastFields = false, kHalfScales = false;
   template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int chunk, IntChunk& c) {
     LoadAligned<8, 4, S>(b + 4 + 32 * chunk, reinterpret_cast<uint32_t*>(c.v));  // 292-byte blocks
@@ -120,7 +120,7 @@ struct IntBlock<T::kQ8_K> {
 
 template <>
 struct IntBlock<T::kQ2_K> {
-  static constexpr bool kReadsPastFields = true;
+  static constexpr bool kReadsPastFields = true, kHalfScales = true;
   template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int chunk, IntChunk& c) {
     uint32_t words[8];
@@ -140,7 +140,7 @@ struct IntBlock<T::kQ2_K> {
 // Q3_K: code low + 4 * high in 0..7 stands for value code - 4.
 template <>
 struct IntBlock<T::kQ3_K> {
-  static constexpr bool kReadsPastFields = true;
+  static constexpr bool kReadsPastFields = true, kHalfScales = true;
   template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int chunk, IntChunk& c) {
     uint32_t low[8], high[8];

@@ -8,7 +8,7 @@ namespace vt::gpu {
 
 template <>
 struct IntBlock<T::kQ8_0> {
-  static constexpr bool kReadsPastFields = true;
+  static constexpr bool kReadsPastFields = true, kHalfScales = false;
   template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int, IntChunk& c) {
     LoadWords<8, S>(b + 2, reinterpret_cast<uint32_t*>(c.v));
@@ -17,7 +17,7 @@ struct IntBlock<T::kQ8_0> {
 };
 template <>
 struct IntBlock<T::kQ8_1> {
-  static constexpr bool kReadsPastFields = true;
+  static constexpr bool kReadsPastFields = true, kHalfScales = false;
   template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int, IntChunk& c) {
     LoadWords<8, S>(b + 4, reinterpret_cast<uint32_t*>(c.v));
@@ -26,7 +26,7 @@ struct IntBlock<T::kQ8_1> {
 };
 template <>
 struct IntBlock<T::kQ4_0> {
-  static constexpr bool kReadsPastFields = true;
+  static constexpr bool kReadsPastFields = true, kHalfScales = false;
   template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int, IntChunk& c) {
     uint32_t words[4];
@@ -42,7 +42,7 @@ struct IntBlock<T::kQ4_0> {
 };
 template <>
 struct IntBlock<T::kQ4_1> {
-  static constexpr bool kReadsPastFields = true;
+  static constexpr bool kReadsPastFields = true, kHalfScales = false;
   template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int, IntChunk& c) {
     uint32_t words[4];
@@ -66,7 +66,7 @@ __device__ __forceinline__ void Q5Codes(const uint8_t* qs, uint32_t qh, IntChunk
 }
 template <>
 struct IntBlock<T::kQ5_0> {
-  static constexpr bool kReadsPastFields = true;
+  static constexpr bool kReadsPastFields = true, kHalfScales = false;
   template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int, IntChunk& c) {
     Q5Codes<S>(b + 6, U32At(b + 2), c);
@@ -76,7 +76,7 @@ struct IntBlock<T::kQ5_0> {
 };
 template <>
 struct IntBlock<T::kQ5_1> {
-  static constexpr bool kReadsPastFields = true;
+  static constexpr bool kReadsPastFields = true, kHalfScales = false;
   template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int, IntChunk& c) {
     Q5Codes<S>(b + 8, U32At(b + 4), c);
@@ -85,29 +85,29 @@ struct IntBlock<T::kQ5_1> {
 };
 template <>
 struct IntBlock<T::kIQ4_NL> {
-  static constexpr bool kReadsPastFields = true;
-  template <LoadMode S = LoadMode::kCached>
+  static constexpr bool kReadsPastFields = true, kHalfScales = false;
+  template <LoadMode S = LoadMode::kCached, CodeOrder O = CodeOrder::kElements>
   __device__ static void Decode(const uint8_t* b, int, IntChunk& c) {
     uint32_t words[4];
     LoadWords<4, S>(b + 2, words);
-    LookupNibbles(words, iq::kValuesIq4nl, c);
+    LookupNibbles<O>(words, iq::kValuesIq4nl, c);
     SetScales(c, HalfAt(b), 0.0f);  // byte loads: see Q4_0
   }
 };
 template <>
 struct IntBlock<T::kMXFP4> {
-  static constexpr bool kReadsPastFields = true;
-  template <LoadMode S = LoadMode::kCached>
+  static constexpr bool kReadsPastFields = true, kHalfScales = false;
+  template <LoadMode S = LoadMode::kCached, CodeOrder O = CodeOrder::kElements>
   __device__ static void Decode(const uint8_t* b, int, IntChunk& c) {
     uint32_t words[4];
     LoadWords<4, S>(b + 1, words);
-    LookupNibbles(words, iq::kValuesFp4, c);
+    LookupNibbles<O>(words, iq::kValuesFp4, c);
     SetScales(c, E8m0Half(b[0]), 0.0f);
   }
 };
 template <>
 struct IntBlock<T::kNVFP4> {
-  static constexpr bool kReadsPastFields = false;
+  static constexpr bool kReadsPastFields = false, kHalfScales = true;
   template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int chunk, IntChunk& c) {
     uint32_t table[4];
@@ -129,7 +129,7 @@ struct IntBlock<T::kNVFP4> {
 };
 template <>
 struct IntBlock<T::kQ2_0> {
-  static constexpr bool kReadsPastFields = true;
+  static constexpr bool kReadsPastFields = true, kHalfScales = false;
   template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int chunk, IntChunk& c) {
     uint32_t words[2];
@@ -146,7 +146,7 @@ struct IntBlock<T::kQ2_0> {
 // Q1_0: a set bit is +d, a clear one -d: value 2d * bit - d.
 template <>
 struct IntBlock<T::kQ1_0> {
-  static constexpr bool kReadsPastFields = true;
+  static constexpr bool kReadsPastFields = true, kHalfScales = false;
   template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int chunk, IntChunk& c) {
     uint32_t bits;

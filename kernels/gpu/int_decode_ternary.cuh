@@ -8,7 +8,7 @@ namespace vt::gpu {
 
 template <>
 struct IntBlock<T::kTQ2_0> {
-  static constexpr bool kReadsPastFields = true;
+  static constexpr bool kReadsPastFields = true, kHalfScales = false;
   template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int chunk, IntChunk& c) {
     uint32_t words[8];
@@ -42,7 +42,7 @@ __device__ __forceinline__ void Tq1Chunk(const uint32_t (&words)[13], int chunk,
 }
 template <>
 struct IntBlock<T::kTQ1_0> {
-  static constexpr bool kReadsPastFields = false;
+  static constexpr bool kReadsPastFields = false, kHalfScales = false;
   template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int chunk, IntChunk& c) {
     uint32_t words[13];
