@@ -321,19 +321,26 @@ cudaError_t LaunchTensorCoreGemv(const GemvParams& p, cudaStream_t stream) {
 
 // The batch from which a type's GEMV takes the tensor cores: where this
 // kernel (whose time hardly depends on the batch) beat the dp4a kernel of
-// gemv.cu (whose time grows with it) on an H200, in one run of both
-// (docs/BENCHMARKS.md). For example Q4_K: dp4a 2160, 1941, 1742 GB/s at
-// batch 3, 4, 5, tensor cores 1905-1926 at every batch; MXFP4: dp4a 1299 at
-// batch 5 and 1171 at 6, tensor cores 1272-1287; IQ4_XS: dp4a 1356 at
-// batch 6 and 1261 at 7, tensor cores 1319-1324.
+// gemv.cu (whose time grows with it) on an H200, in two runs of each forced
+// onto one path at batches 2-8 (docs/BENCHMARKS.md). For example Q4_0:
+// dp4a 2158 / 1897 GB/s at batch 3 / 4, tensor cores 2194 / 2191; Q4_K:
+// dp4a 2201 / 1984, tensor cores 2097 / 2104; MXFP4: dp4a 1464 / 1291 at
+// batch 4 / 5, tensor cores 1433 at both; IQ4_XS: dp4a 1606 / 1462 at batch
+// 5 / 6, tensor cores 1467-1481.
 template <GgmlType T>
-constexpr int kTensorCoreMinBatch = T == GgmlType::kQ8_0 || T == GgmlType::kQ5_0 || T == GgmlType::kQ5_1 ||
-                                            T == GgmlType::kQ6_K
-                                        ? 3
-                                    : T == GgmlType::kQ5_K || T == GgmlType::kIQ4_NL ? 4
-                                    : T == GgmlType::kMXFP4                          ? 6
-                                    : T == GgmlType::kIQ4_XS                         ? 7
-                                                                                     : 5;
+constexpr int TensorCoreMinBatch() {
+  switch (T) {
+    case GgmlType::kQ4_1:
+    case GgmlType::kQ4_K:
+    case GgmlType::kQ5_K:
+    case GgmlType::kIQ4_NL: return 4;
+    case GgmlType::kMXFP4: return 5;
+    case GgmlType::kIQ4_XS: return 6;
+    default: return 3;  // Q4_0, Q5_0, Q5_1, Q8_0, Q6_K
+  }
+}
+template <GgmlType T>
+constexpr int kTensorCoreMinBatch = TensorCoreMinBatch<T>();
 
 template <GgmlType T>
 constexpr bool kTensorCoreGemv = kHasFragDecoder<T>;
