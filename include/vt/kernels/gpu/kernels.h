@@ -47,7 +47,7 @@ struct MatmulArgs {
 // types (kIntegerGemvTypes) quantize x to int8 per 32 values first (into
 // `workspace`); F32, F16 and BF16 read x as floats. On CUDA, Q4_0, Q4_1,
 // Q5_0, Q5_1, Q8_0, Q4_K, Q5_K, Q6_K, IQ4_NL, IQ4_XS and MXFP4 run on int8
-// tensor cores from a batch chosen per type (3 to 7), adding partial row
+// tensor cores from a batch chosen per type (3 to 6), adding partial row
 // sums into y atomically: there y's last bits may differ between runs.
 using GemvArgs = MatmulArgs;
 
