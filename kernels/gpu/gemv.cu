@@ -251,8 +251,8 @@ __device__ __forceinline__ void DirectRows(const GemvParams& p, const uint8_t* c
   }
 }
 
-// R rows per warp, each with sums for at most N activations (kFewActivations
-// or kMaxGemvBatch).
+// R rows per warp, each with sums for at most N activations (1,
+// kFewActivations or kMaxGemvBatch).
 template <GgmlType T, int R, int N>
 __global__ void __launch_bounds__(kThreads, (kMinBlocksPerSm<T, N>)) GemvKernel(GemvParams p) {
   // The next launch (on the integer path, the next quantizer) may queue
@@ -277,7 +277,7 @@ __global__ void __launch_bounds__(kThreads, (kMinBlocksPerSm<T, N>)) GemvKernel(
   const uint8_t* limit = w + static_cast<int64_t>(p.rows) * p.row_bytes;
   if constexpr (!kUsesIntegerGemv<T>) {
     FloatRows<T, R>(p, row_begin, acc);
-  } else if constexpr (kStagedGemv<T> || (N == kFewActivations && kStagedAtFewRows<T>)) {
+  } else if constexpr (kStagedGemv<T> || (N <= kFewActivations && kStagedAtFewRows<T>)) {
     StagedRows<T, R>(p, row_begin, limit, acc);
   } else {
     DirectRows<T, R>(p, row_begin, limit, acc);
@@ -338,14 +338,17 @@ LaunchStatus LaunchGemv(GemvParams p, int activations, int slots, void* workspac
     const dim3 grid(static_cast<unsigned>((p.rows + rows_per_block - 1) / rows_per_block), static_cast<unsigned>(slots));
     return LaunchAfterPrevious(GemvKernel<T, R, decltype(activations)::value>, grid, dim3(kThreads), stream, p);
   };
-  using Few = std::integral_constant<int, kFewActivations>;
+  using One = std::integral_constant<int, 1>;
+  using PlainRows = std::integral_constant<int, kGemvRowsAtFewActivations<T>>;
   cudaError_t launched;
   if (p.batch > kFewActivations) {
     launched = launch(std::integral_constant<int, kManyRows>{}, std::integral_constant<int, kMaxGemvBatch>{});
+  } else if (p.batch == kFewActivations) {  // the plain GEMV (an expert GEMV has one activation per slot)
+    launched = launch(PlainRows{}, std::integral_constant<int, kFewActivations>{});
   } else if (slots == 1) {  // the plain GEMV (or an expert GEMV of one expert)
-    launched = launch(std::integral_constant<int, kGemvRowsAtFewActivations<T>>{}, Few{});
+    launched = launch(PlainRows{}, One{});
   } else {
-    launched = launch(std::integral_constant<int, kFewRows>{}, Few{});
+    launched = launch(std::integral_constant<int, kFewRows>{}, One{});
   }
   if (launched != cudaSuccess) return {std::string(entry) + ": launch failed: " + cudaGetErrorString(launched)};
   return LastLaunch(entry);

@@ -21,7 +21,12 @@ constexpr int kManyRows = 4;
 // per-activation code exist only for these, so they carry no registers or
 // instructions for activations 3-8. That took batch 1 on an H200 (one A/B
 // run) from 2991 to 3164 GB/s for Q4_K, 3399 to 3586 for Q8_0, 2181 to 2520
-// for MXFP4 and 2199 to 2694 for IQ4_XS.
+// for MXFP4 and 2199 to 2694 for IQ4_XS. Batch 1 (and the expert GEMV,
+// always one activation per slot) has a kernel of its own, with room for
+// one: against the batch-2 kernel (two runs, batch 1 / expert GB/s) Q4_K
+// 3298 / 2798 -> 3500 / 2828, IQ4_XS 3036 / 2463 -> 3180 / 2626, Q5_K 3318 /
+// 2828 -> 3398 / 2784, Q6_K 2943 / 2731 -> 2976 / 2784, MXFP4 2671 / 2028
+// -> 2708 / 2045; Q5_0 (2824 -> 2790) and IQ1_S lost about 1%.
 constexpr int kFewActivations = 2;
 
 // Rows per warp of the plain (not expert) GEMV at batch 1-2, per type: 3
@@ -110,7 +115,7 @@ constexpr bool kEightBlocksAtFewRows = T == GgmlType::kQ4_1 || T == GgmlType::kQ
 
 template <GgmlType T, int N>
 constexpr int kMinBlocksPerSm =
-    N == kFewActivations ? (kEightBlocksAtFewRows<T> ? 8 : 6) : kFourBlocksAtManyRows<T> ? 4 : 1;
+    N <= kFewActivations ? (kEightBlocksAtFewRows<T> ? 8 : 6) : kFourBlocksAtManyRows<T> ? 4 : 1;
 
 // Activations per GEMM pass over the weights: kGemmColumns, but 8 (the
 // GEMV's passes) for Q4_K, whose 8-tile kernel measured slower at batch 64
