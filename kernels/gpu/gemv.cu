@@ -338,7 +338,8 @@ LaunchStatus LaunchGemv(GemvParams p, int activations, int slots, void* workspac
     const dim3 grid(static_cast<unsigned>((p.rows + rows_per_block - 1) / rows_per_block), static_cast<unsigned>(slots));
     return LaunchAfterPrevious(GemvKernel<T, R, decltype(activations)::value>, grid, dim3(kThreads), stream, p);
   };
-  using One = std::integral_constant<int, 1>;
+  // The activation cap of the batch-1 kernel (and the expert GEMV's).
+  using BatchOne = std::integral_constant<int, kBatchOneOnTwoActivationKernel<T> ? kFewActivations : 1>;
   using PlainRows = std::integral_constant<int, kGemvRowsAtFewActivations<T>>;
   cudaError_t launched;
   if (p.batch > kFewActivations) {
@@ -346,9 +347,9 @@ LaunchStatus LaunchGemv(GemvParams p, int activations, int slots, void* workspac
   } else if (p.batch == kFewActivations) {  // the plain GEMV (an expert GEMV has one activation per slot)
     launched = launch(PlainRows{}, std::integral_constant<int, kFewActivations>{});
   } else if (slots == 1) {  // the plain GEMV (or an expert GEMV of one expert)
-    launched = launch(PlainRows{}, One{});
+    launched = launch(PlainRows{}, BatchOne{});
   } else {
-    launched = launch(std::integral_constant<int, kFewRows>{}, One{});
+    launched = launch(std::integral_constant<int, kFewRows>{}, BatchOne{});
   }
   if (launched != cudaSuccess) return {std::string(entry) + ": launch failed: " + cudaGetErrorString(launched)};
   return LastLaunch(entry);

@@ -29,6 +29,17 @@ constexpr int kManyRows = 4;
 // -> 2708 / 2045; Q5_0 (2824 -> 2790) and IQ1_S lost about 1%.
 constexpr int kFewActivations = 2;
 
+// Types whose batch 1 and expert GEMV keep the two-activation kernel,
+// where their own measured slower on an H200 (two runs, batch 1 / expert
+// GB/s, two-activation kernel against their own): IQ2_XS 1288 / 1054
+// against 1225 / 1031, IQ2_S 1296 / 1084 against 1257 / 1070, IQ1_M 824 /
+// 674 against 806 / 666, NVFP4 2528 / 2138 against 2386 / 2061. In the
+// same runs Q1_0 gained 17.6% at batch 1 and Q2_K, Q3_K, TQ2_0 and Q2_0
+// 3-4%.
+template <GgmlType T>
+constexpr bool kBatchOneOnTwoActivationKernel =
+    T == GgmlType::kIQ2_XS || T == GgmlType::kIQ2_S || T == GgmlType::kIQ1_M || T == GgmlType::kNVFP4;
+
 // Rows per warp of the plain (not expert) GEMV at batch 1-2, per type: 3
 // where that beat 2 on an H200 (two runs of 2, 3 and 4 rows each; batch 1
 // GB/s, 2 against 3 rows): Q4_0 3217 / 3386, Q5_K 3156 / 3188, IQ4_XS 2721
