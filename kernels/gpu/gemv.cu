@@ -298,7 +298,8 @@ static_assert(TensorCoreListMatches(std::make_index_sequence<kDecodedTypes.size(
 
 // Queues the activation quantizer: p.xf's `activations` rows into the room
 // of `columns` in `workspace` (p.xq), laid out as `layout`, after zeroing
-// the first `clear` floats of p.y.
+// the first `clear` floats of p.y. It may launch while the kernel before it
+// finishes and waits for that kernel on the device before touching memory.
 cudaError_t QueueQuantizer(GemvParams& p, Q8Layout layout, int activations, int columns, int64_t clear,
                            void* workspace, cudaStream_t stream) {
   p.xq = CarveWorkspace(workspace, static_cast<int64_t>(p.chunks) * 32, columns);
