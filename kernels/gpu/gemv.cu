@@ -305,9 +305,9 @@ cudaError_t QueueQuantizer(GemvParams& p, Q8Layout layout, int activations, int 
   p.xq = CarveWorkspace(workspace, static_cast<int64_t>(p.chunks) * 32, columns);
   const int64_t runs = static_cast<int64_t>(columns) * p.chunks;
   const int64_t quant_blocks = (runs * kWarpSize + 255) / 256;
-  return LaunchAfterPrevious(QuantizeActivationsQ8, dim3(static_cast<unsigned>(quant_blocks < 65535 ? quant_blocks : 65535)),
-                             dim3(256), stream, p.xf, layout, activations, columns, static_cast<int64_t>(p.chunks), p.xq,
-                             p.y, clear);
+  const dim3 grid(static_cast<unsigned>(quant_blocks < 65535 ? quant_blocks : 65535));
+  return LaunchAfterPrevious(QuantizeActivationsQ8, grid, dim3(256), stream, p.xf, layout, activations, columns,
+                             static_cast<int64_t>(p.chunks), p.xq, p.y, clear);
 }
 
 // Quantizes the activations (integer path) and launches the GEMV of type T.
