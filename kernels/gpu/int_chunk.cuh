@@ -170,13 +170,14 @@ __device__ __forceinline__ void LookupNibbles(const uint32_t* words, const int8_
 // Bit i of the low byte of `bits` to byte i (0 or 1), i < 4.
 __device__ __forceinline__ uint32_t BitsToBytes(uint32_t bits) { return ((bits & 15u) * 0x00204081u) & 0x01010101u; }
 
-// Decode<LoadMode>(block, chunk, IntChunk&) fills the chunk, in element
-// order; the kHasNibblePairOrder types also take Decode<LoadMode, CodeOrder>. kReadsPastFields:
-// true when a LoadWords read may end past the block, so the GEMV decodes a
-// tensor's last block with LoadMode::kExact. kHalfScales: true when the two
-// halves of a chunk may have different scales or mins; when false the
-// decoder fills d[0] == d[1] and m[0] == m[1] (SetScales), and the GEMV
-// sums all 32 products as one integer.
+// Decode<LoadMode>(block, chunk, IntChunk&) fills the chunk in element
+// order; the kHasNibblePairOrder types also take Decode<LoadMode,
+// CodeOrder>. kReadsPastFields: true when a LoadWords read may end past the
+// block, so the GEMV decodes a tensor's last block with LoadMode::kExact.
+// kHalfScales: true when the two halves of a chunk may have different
+// scales or mins; when false the decoder fills d[0] == d[1] and m[0] ==
+// m[1] (SetScales), and the GEMV may sum all 32 products as one integer
+// (kSummedChunkDot).
 template <GgmlType T>
 struct IntBlock;
 
