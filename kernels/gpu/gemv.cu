@@ -350,7 +350,7 @@ LaunchStatus LaunchGemv(GemvParams p, int activations, int slots, void* workspac
   } else if (slots == 1) {  // the plain GEMV (or an expert GEMV of one expert)
     launched = launch(PlainRows{}, BatchOne{});
   } else {
-    launched = launch(std::integral_constant<int, kFewRows>{}, BatchOne{});
+    launched = launch(std::integral_constant<int, kExpertGemvRows<T>>{}, BatchOne{});
   }
   if (launched != cudaSuccess) return {std::string(entry) + ": launch failed: " + cudaGetErrorString(launched)};
   return LastLaunch(entry);

@@ -46,9 +46,7 @@ constexpr bool kBatchOneOnTwoActivationKernel =
 // / 2736, IQ1_S 901 / 938, TQ2_0 1887 / 1952, Q2_K 2002 / 2049, IQ4_NL 2633
 // / 2682, Q4_K 3266 / 3282, IQ2_XXS level at batch 1 and 1094 / 1140 at
 // batch 2. Q4_1 (3377 / 2806), Q8_0 (3508 / 2508), Q6_K, MXFP4, NVFP4, Q3_K,
-// Q5_0 and Q5_1 lost; 4 rows lost for every type but Q4_0 (3384). The
-// expert GEMV keeps kFewRows: in one run 3 rows slowed it for Q4_0, Q4_K,
-// Q5_K, IQ4_XS (2687 / 2617 for Q4_0) and the others measured.
+// Q5_0 and Q5_1 lost; 4 rows lost for every type but Q4_0 (3384).
 template <GgmlType T>
 constexpr int kGemvRowsAtFewActivations =
     T == GgmlType::kQ4_0 || T == GgmlType::kQ2_K || T == GgmlType::kQ4_K || T == GgmlType::kQ5_K ||
@@ -56,6 +54,16 @@ constexpr int kGemvRowsAtFewActivations =
             T == GgmlType::kTQ2_0
         ? 3
         : kFewRows;
+
+// Rows per warp of the expert GEMV (of more than one expert): 3 for Q5_K,
+// Q2_K and IQ4_NL, where that beat 2 on an H200 with the batch-1 kernel
+// (two runs, expert GB/s, 2 against 3 rows: Q5_K 2776, 2773 / 2906, 2906;
+// Q2_K 1571, 1566 / 1638, 1635; IQ4_NL 2376, 2360 / 2420, 2411). Q4_K
+// (2822 / 2471), IQ2_XXS, Q4_0 and IQ4_XS lost 1-13%, IQ1_S and TQ2_0 moved
+// within 1%; with the two-activation kernel 3 rows had lost for all.
+template <GgmlType T>
+constexpr int kExpertGemvRows =
+    T == GgmlType::kQ5_K || T == GgmlType::kQ2_K || T == GgmlType::kIQ4_NL ? 3 : kFewRows;
 
 // Types whose GEMV stages spans through shared memory; the others load
 // their blocks straight from global memory, lane by lane. Chosen per type
