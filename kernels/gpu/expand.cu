@@ -24,12 +24,6 @@ constexpr int kExpandThreads = 256;
 template <GgmlType T>
 constexpr bool kStagedExpand = T == GgmlType::kQ8_0 || T == GgmlType::kQ6_K;
 
-// 32 floats as 16 words of two BF16 values, one conversion instruction each.
-__device__ __forceinline__ void PackChunkBf16(const float (&v)[32], uint32_t (&packed)[16]) {
-#pragma unroll
-  for (int i = 0; i < 16; ++i) packed[i] = PackBf16(v[2 * i], v[2 * i + 1]);
-}
-
 // Each warp reads the blocks of its 32 chunks as whole 16-byte pieces into
 // shared memory (span_stage.cuh: every load covers contiguous lines), each
 // thread decodes one chunk from there into shared memory, and the warp

@@ -16,6 +16,12 @@
 
 namespace vt::gpu {
 
+// 32 floats as 16 words of two BF16 values, one conversion instruction each.
+__device__ __forceinline__ void PackChunkBf16(const float (&v)[32], uint32_t (&packed)[16]) {
+#pragma unroll
+  for (int i = 0; i < 16; ++i) packed[i] = PackBf16(v[2 * i], v[2 * i + 1]);
+}
+
 enum class CodeForm { kNone, kScaled, kScaledMinusMin };
 
 template <GgmlType T>
@@ -66,8 +72,7 @@ __device__ __forceinline__ void ExpandChunkFromCodes(const uint8_t* b, int chunk
       values[4 * k + i] = kForm == CodeForm::kScaled ? __fmul_rn(d, code) : __fsub_rn(__fmul_rn(d, code), m);
     }
   }
-#pragma unroll
-  for (int i = 0; i < 16; ++i) packed[i] = PackBf16(values[2 * i], values[2 * i + 1]);
+  PackChunkBf16(values, packed);
 }
 
 }  // namespace vt::gpu

@@ -229,7 +229,8 @@ constexpr int kGemmMinBlocks = T == GgmlType::kMXFP4 ? 4 : 0;
 // kTiles: tiles of 8 activations each warp multiplies per decoded chunk (1
 // for the GEMV; more for the GEMM, whose p.batch may exceed 8).
 template <GgmlType T, int kTiles>
-__global__ void __launch_bounds__(kTensorCoreThreads, kTiles == 1 ? kTensorCoreMinBlocks<T> : kGemmMinBlocks<T>) TensorCoreGemvKernel(GemvParams p, int64_t items, int steps) {
+__global__ void __launch_bounds__(kTensorCoreThreads, kTiles == 1 ? kTensorCoreMinBlocks<T> : kGemmMinBlocks<T>)
+    TensorCoreGemvKernel(GemvParams p, int64_t items, int steps) {
   StartDependentKernel();  // the next launch may queue behind this grid; it waits for it to finish
   using S = TileStep<T>;
   __shared__ uint4 staged[kTensorCoreWarps][kTileRows * S::kRowStride];
