@@ -45,8 +45,8 @@ __global__ void QuantizeActivationsQ8(const float* x, Q8Layout layout, int activ
     const int half_sum = GroupSum<16>(q);
     const int upper_sum = ShuffleXor(half_sum, 16);
     if (lane == 0) {
-      out.scales[run] = make_float4(d, d * static_cast<float>(half_sum), d * static_cast<float>(upper_sum),
-                                    d * static_cast<float>(half_sum + upper_sum));
+      out.scales[run] = make_float4(d, d * static_cast<float>(half_sum + upper_sum), d * static_cast<float>(half_sum),
+                                    d * static_cast<float>(upper_sum));
     }
   }
 }

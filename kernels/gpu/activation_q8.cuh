@@ -1,7 +1,7 @@
 // The GEMV's int8 activations: each run of 32 floats becomes 32 int8 codes
-// q = round(x / d), d = max|x| / 127, plus a record {d, d * sum(q[0..15]),
-// d * sum(q[16..31]), d * sum(q)} that the integer decoders' affine terms
-// use.
+// q = round(x / d), d = max|x| / 127, plus a record {d, d * sum(q),
+// d * sum(q[0..15]), d * sum(q[16..31])} that the integer decoders' affine
+// terms use (a GEMV that needs only the first two reads them as a float2).
 #pragma once
 
 #include "gpu_dialect.h"

@@ -88,7 +88,15 @@ __device__ __forceinline__ void AccumulateInteger(const GemvParams& p, const uin
     if (b >= p.batch) continue;
     const int4* xp = reinterpret_cast<const int4*>(codes + b * x_batch_stride + 32 * ch);
     const int4 x0 = xp[0], x1 = xp[1];
-    const float4 s = scales[b * p.chunks + ch];
+    // The record {d, d * sum, d * half sums}; the summed dot reads only the
+    // first two, in one 8-byte load.
+    float4 s;
+    if constexpr (SummedDot<T>()) {
+      const float2 front = reinterpret_cast<const float2*>(scales + b * p.chunks + ch)[0];
+      s = make_float4(front.x, front.y, 0.0f, 0.0f);
+    } else {
+      s = scales[b * p.chunks + ch];
+    }
 #pragma unroll
     for (int r = 0; r < R; ++r) {
       const int* v = wc[r].v;
@@ -96,10 +104,10 @@ __device__ __forceinline__ void AccumulateInteger(const GemvParams& p, const uin
       if constexpr (!SummedDot<T>()) {
         const int high = Dot4(v[7], x1.w, Dot4(v[6], x1.z, Dot4(v[5], x1.y, Dot4(v[4], x1.x, kFloatBias))));
         acc[r][b] += s.x * (wc[r].d[0] * BiasedDot(low) + wc[r].d[1] * BiasedDot(high)) -
-                     (wc[r].m[0] * s.y + wc[r].m[1] * s.z);
-      } else {  // d[1] == d[0], m[1] == m[0]; s.w is the activation's scale times its code sum
+                     (wc[r].m[0] * s.z + wc[r].m[1] * s.w);
+      } else {  // d[1] == d[0], m[1] == m[0]; s.y is the activation's scale times its code sum
         const int all = Dot4(v[7], x1.w, Dot4(v[6], x1.z, Dot4(v[5], x1.y, Dot4(v[4], x1.x, low))));
-        acc[r][b] += s.x * wc[r].d[0] * BiasedDot(all) - wc[r].m[0] * s.w;
+        acc[r][b] += s.x * wc[r].d[0] * BiasedDot(all) - wc[r].m[0] * s.y;
       }
     }
   }
@@ -235,20 +243,15 @@ __device__ __forceinline__ void DirectChunk(const GemvParams& p, const uint8_t* 
   }
 }
 
-// Each lane takes kLaneChunks neighbouring chunks per step. Bulk loads are
-// marked streaming for larger batches (the activations then stay in L1) and
-// for the types above.
+// Lane l takes chunks l, l + 32, ... Bulk loads are marked streaming for
+// larger batches (the activations then stay in L1) and for the types of
+// kStreamingAtFewRows.
 template <GgmlType T, int R, int N>
 __device__ __forceinline__ void DirectRows(const GemvParams& p, const uint8_t* const (&row_begin)[R],
                                            const uint8_t* limit, float (&acc)[R][N]) {
-  constexpr int kStep = kLaneChunks<T>;
   constexpr LoadMode kMode = N > kFewActivations || kStreamingAtFewRows<T> ? LoadMode::kStreaming : LoadMode::kCached;
   const int lane = static_cast<int>(threadIdx.x % kWarpSize);
-  static_assert(kStep == 1 || kStep == 2, "one or two chunks a step");
-  for (int first = kStep * lane; first < p.chunks; first += kStep * kWarpSize) {
-    DirectChunk<T, R, kMode>(p, row_begin, limit, first, acc);
-    if (kStep == 2 && first + 1 < p.chunks) DirectChunk<T, R, kMode>(p, row_begin, limit, first + 1, acc);
-  }
+  for (int ch = lane; ch < p.chunks; ch += kWarpSize) DirectChunk<T, R, kMode>(p, row_begin, limit, ch, acc);
 }
 
 // R rows per warp, each with sums for at most N activations (1,

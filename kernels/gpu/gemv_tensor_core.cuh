@@ -71,7 +71,7 @@ __device__ __forceinline__ void TileProduct(const FragSlice (&w)[2], uint2 x, co
       const FragSlice& r = w[j / 2];
       const float4& a = s[j % 2];
       acc[j] = fmaf(r.d[0] * a.x, BiasedDot(d[j]), acc[j]);
-      if constexpr (Frag::kOffset) acc[j] = fmaf(-r.m[0], a.w, acc[j]);
+      if constexpr (Frag::kOffset) acc[j] = fmaf(-r.m[0], a.y, acc[j]);
     }
   } else {
     static_assert(Frag::kOffset, "split-scale decoders fill both offsets");
@@ -84,7 +84,7 @@ __device__ __forceinline__ void TileProduct(const FragSlice (&w)[2], uint2 x, co
       const float4& a = s[j % 2];
       const float sum = fmaf(r.d[0], BiasedDot(low[j]), r.d[1] * BiasedDot(high[j]));
       acc[j] = fmaf(a.x, sum, acc[j]);
-      acc[j] -= fmaf(r.m[0], a.y, r.m[1] * a.z);
+      acc[j] -= fmaf(r.m[0], a.z, r.m[1] * a.w);
     }
   }
 }
@@ -102,7 +102,7 @@ template <GgmlType T, bool kWhole, int kTiles>
 __device__ __forceinline__ void TensorCoreStep(const GemvParams& p, const uint8_t* span_a, const uint8_t* span_b,
                                                int first, float (&acc)[kTiles][4]) {
   using B = Block<T>;
-  using Frag = FragBlock<T>;
+  using Frag = TileFrag<T, kTiles>;
   constexpr int kChunksPerBlock = B::kValues / 32;
   const int lane = static_cast<int>(threadIdx.x % kWarpSize);
   const int t = lane % 4;

@@ -45,13 +45,16 @@ constexpr bool kBatchOneOnTwoActivationKernel =
 // GB/s, 2 against 3 rows): Q4_0 3217 / 3386, Q5_K 3156 / 3188, IQ4_XS 2721
 // / 2736, IQ1_S 901 / 938, TQ2_0 1887 / 1952, Q2_K 2002 / 2049, IQ4_NL 2633
 // / 2682, Q4_K 3266 / 3282, IQ2_XXS level at batch 1 and 1094 / 1140 at
-// batch 2. Q4_1 (3377 / 2806), Q8_0 (3508 / 2508), Q6_K, MXFP4, NVFP4, Q3_K,
-// Q5_0 and Q5_1 lost; 4 rows lost for every type but Q4_0 (3384).
+// batch 2. Q4_1 (3377 / 2806), Q8_0 (3508 / 2508), Q6_K, NVFP4, Q3_K, Q5_0
+// and Q5_1 lost; 4 rows lost for every type but Q4_0 (3384). MXFP4 lost
+// too until its wide loads (int_decode_small.cuh), then took 3 (one A/B
+// run, two rounds: 2956-2992 / 3031-3049); its expert GEMV keeps 2 (2461
+// against 2371 with 3).
 template <GgmlType T>
 constexpr int kGemvRowsAtFewActivations =
     T == GgmlType::kQ4_0 || T == GgmlType::kQ2_K || T == GgmlType::kQ4_K || T == GgmlType::kQ5_K ||
             T == GgmlType::kIQ2_XXS || T == GgmlType::kIQ1_S || T == GgmlType::kIQ4_NL || T == GgmlType::kIQ4_XS ||
-            T == GgmlType::kTQ2_0
+            T == GgmlType::kTQ2_0 || T == GgmlType::kMXFP4
         ? 3
         : kFewRows;
 
@@ -80,13 +83,6 @@ constexpr bool kStagedGemv = T == GgmlType::kQ8_0 || T == GgmlType::kQ3_K || T =
 // seven other types lost 2-22% (Q4_K 3204 -> 2816, IQ4_XS 2650 -> 2086).
 template <GgmlType T>
 constexpr bool kStagedAtFewRows = T == GgmlType::kQ4_1;
-
-// Neighbouring chunks a lane takes per step: 2 for MXFP4, whose 17-byte
-// blocks then reach a lane as one 34-byte run; 1 for the others. Chosen on
-// an H200 (one A/B run): MXFP4 batch 1 2010 -> 2154 GB/s, batch 8 880 ->
-// 904, expert GEMV 1711 -> 1631; Q4_0, Q4_K, Q5_K and IQ4_XS lost 12-29%.
-template <GgmlType T>
-constexpr int kLaneChunks = T == GgmlType::kMXFP4 ? 2 : 1;
 
 // Types whose GEMV sums a chunk's 32 products as one integer and scales
 // the sum once, where the decoder gives the chunk one scale and one min

@@ -173,6 +173,27 @@ __device__ __forceinline__ uint32_t BytePerm(uint32_t a, uint32_t b, uint32_t se
 #endif
 }
 
+// The same with PTX prmt's sign replication: a selector nibble with bit 3
+// set gives the sign bit of the byte its low three bits pick, in all eight
+// bits (0x00 or 0xFF).
+__device__ __forceinline__ uint32_t BytePermSigned(uint32_t a, uint32_t b, uint32_t selector) {
+#if defined(VT_HIP)
+  const uint64_t both = (static_cast<uint64_t>(b) << 32) | a;
+  uint32_t out = 0;
+  for (int i = 0; i < 4; ++i) {
+    const uint32_t nibble = (selector >> (4 * i)) & 15u;
+    uint32_t byte = static_cast<uint32_t>((both >> (8 * (nibble & 7u))) & 0xFFu);
+    if (nibble & 8u) byte = (byte & 0x80u) ? 0xFFu : 0u;
+    out |= byte << (8 * i);
+  }
+  return out;
+#else
+  uint32_t out;
+  asm("prmt.b32 %0, %1, %2, %3;" : "=r"(out) : "r"(a), "r"(b), "r"(selector));
+  return out;
+#endif
+}
+
 // The low 32 bits of {hi:lo} >> shift, for shift in [0, 32).
 __device__ __forceinline__ uint32_t FunnelRight(uint32_t lo, uint32_t hi, uint32_t shift) {
 #if defined(VT_HIP)

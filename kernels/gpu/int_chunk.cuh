@@ -79,6 +79,57 @@ __device__ __forceinline__ void LoadAligned(const uint8_t* p, uint32_t* out) {
   }
 }
 
+// A block's bytes read as the 8-byte aligned pairs of words that cover
+// them: fewer, wider load instructions than LoadWords (a warp-wide load of
+// lanes 17-22 bytes apart passes once over every line it touches, whatever
+// its width). `start` is the block's offset in w (0-7). kLoads pairs cover
+// kLoads * 8 - 7 bytes from any address, so a run may read up to 7 bytes
+// past them: not for LoadMode::kExact.
+template <int kLoads>
+struct AlignedRun {
+  uint32_t w[2 * kLoads + 1];  // the last is 0, only ever shifted in by 0 bits
+  uint32_t start;
+};
+template <int kLoads, LoadMode kMode>
+__device__ __forceinline__ AlignedRun<kLoads> LoadRun(const uint8_t* p) {
+  static_assert(kMode != LoadMode::kExact, "reads past the block");
+  AlignedRun<kLoads> run;
+  run.start = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(p) & 7u);
+  const uint2* aligned = reinterpret_cast<const uint2*>(p - run.start);
+#pragma unroll
+  for (int i = 0; i < kLoads; ++i) {
+    const uint2 pair = Load<uint2, kMode>(aligned + i);
+    run.w[2 * i] = pair.x, run.w[2 * i + 1] = pair.y;
+  }
+  run.w[2 * kLoads] = 0;
+  return run;
+}
+// N words of the block's bytes kOffset .. kOffset + 4N - 1.
+template <int N, int kOffset, int kLoads>
+__device__ __forceinline__ void RunWords(const AlignedRun<kLoads>& run, uint32_t* out) {
+  constexpr int kMinSkip = kOffset / 4, kMaxSkip = (kOffset + 7) / 4;
+  static_assert(N + kMaxSkip <= 2 * kLoads, "the run covers the words");
+  const uint32_t first = run.start + kOffset, skip = first >> 2, bits = 8 * (first & 3);
+  uint32_t v[N + 1];
+#pragma unroll
+  for (int i = 0; i <= N; ++i) {
+    v[i] = run.w[i + kMaxSkip];
+#pragma unroll
+    for (int k = kMaxSkip - 1; k >= kMinSkip; --k) v[i] = skip == static_cast<uint32_t>(k) ? run.w[i + k] : v[i];
+  }
+#pragma unroll
+  for (int i = 0; i < N; ++i) out[i] = FunnelRight(v[i], v[i + 1], bits);
+}
+// The block's first byte, and its first 16 bits when it is 2-aligned.
+template <int kLoads>
+__device__ __forceinline__ uint32_t RunByte0(const AlignedRun<kLoads>& run) {
+  return BytePerm(run.w[0], run.w[1], run.start) & 0xFFu;
+}
+template <int kLoads>
+__device__ __forceinline__ uint16_t RunHalf0(const AlignedRun<kLoads>& run) {
+  return static_cast<uint16_t>(BytePerm(run.w[0], run.w[1], run.start * 0x11u + 0x10u));
+}
+
 // A dot product of int8 codes as a float, exactly, without the slower
 // conversion instruction: kFloatBias + dot, read as a float, is 1.5 * 2^23 +
 // dot (|dot| < 2^22: at most 32 products of 127 * 128), and BiasedDot
@@ -164,6 +215,51 @@ __device__ __forceinline__ void LookupNibbles(const uint32_t* words, const int8_
       c.v[k] = values.x;
       c.v[k + 4] = values.y;
     }
+  }
+}
+
+// Four entries of a 16-entry int8 table from `first`, each plus `offset`,
+// as a little-endian word.
+constexpr uint32_t OffsetTableWord(const int8_t (&table)[16], int offset, int first) {
+  uint32_t word = 0;
+  for (int i = 0; i < 4; ++i) word |= static_cast<uint32_t>(static_cast<uint8_t>(table[first + i] + offset)) << (8 * i);
+  return word;
+}
+template <int kOffset, int kFirst>
+inline constexpr uint32_t kFp4OffsetWord = OffsetTableWord(iq_constants::kValuesFp4, kOffset, kFirst);
+
+// A word's eight 4-bit FP4 codes to kOffset + their table values
+// (iq::kValuesFp4), in the order of Lookup16InNibbleOrder: .x holds those
+// of nibbles 0-3, .y those of nibbles 4-7. The caller takes kOffset back
+// through the chunk's min. Two 8-entry lookups with sign replication
+// (BytePermSigned), no picking: codes 0-7 looked up among entries 0-7 give
+// 0 where a code's bit 3 is set (every entry plus kOffset is non-negative),
+// codes with bit 3 flipped looked up among entries 8-15 give 0 where it was
+// clear. The two are joined with an add (no byte carries, as one of each
+// pair of bytes is 0), which the compiler may issue on the FMA pipe: an OR
+// kept all of this on the integer pipe, and MXFP4's batch 1 on an H200 went
+// from 3059-3083 to 3265-3288 GB/s with the add (one A/B run, three
+// rounds). Against Lookup16InNibbleOrder this is 9 integer instructions
+// per word instead of about 15.
+template <int kOffset>
+__device__ __forceinline__ int2 LookupFp4InNibbleOrder(uint32_t w) {
+  static_assert(kOffset >= 12 && kOffset <= 115, "every entry plus kOffset in [0, 127]");
+  constexpr uint32_t kClear0 = kFp4OffsetWord<kOffset, 0>, kClear1 = kFp4OffsetWord<kOffset, 4>;
+  constexpr uint32_t kSet0 = kFp4OffsetWord<kOffset, 8>, kSet1 = kFp4OffsetWord<kOffset, 12>;
+  const uint32_t flipped = w ^ 0x88888888u;
+  return make_int2(static_cast<int>(BytePermSigned(kClear0, kClear1, w) + BytePermSigned(kSet0, kSet1, flipped)),
+                   static_cast<int>(BytePermSigned(kClear0, kClear1, w >> 16) +
+                                    BytePermSigned(kSet0, kSet1, flipped >> 16)));
+}
+
+// Sixteen FP4 codes (16 bytes) that way, in CodeOrder::kNibblePairs.
+template <int kOffset>
+__device__ __forceinline__ void LookupFp4NibblePairs(const uint32_t* words, IntChunk& c) {
+#pragma unroll
+  for (int k = 0; k < 4; ++k) {
+    const int2 values = LookupFp4InNibbleOrder<kOffset>(words[k]);
+    c.v[2 * k] = values.x;
+    c.v[2 * k + 1] = values.y;
   }
 }
 

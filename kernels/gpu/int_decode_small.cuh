@@ -24,19 +24,29 @@ struct IntBlock<T::kQ8_1> {
     SetScales(c, AlignedHalfAt(b), 0.0f);
   }
 };
+// Q4_0, Q5_0 and MXFP4 read their blocks as AlignedRun (wide loads; these
+// block sizes put every lane at a different offset), except a tensor's
+// last block (LoadMode::kExact), read field by field. Q4_0 gained 7% at
+// batch 1 on an H200 (one A/B run, two rounds: 3515 -> 3767 GB/s), Q5_0
+// 1.5% (2778 -> 2818), MXFP4 9-10% at batch 1 and 19% in the expert GEMV
+// (three rounds: 2712 / 2052 -> 2968 / 2448); IQ4_NL lost 5% (2940 ->
+// 2799) and keeps LoadWords.
 template <>
 struct IntBlock<T::kQ4_0> {
   static constexpr bool kReadsPastFields = true, kHalfScales = false;
   template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int, IntChunk& c) {
     uint32_t words[4];
-    LoadWords<4, S>(b + 2, words);
+    float d;
+    if constexpr (S == LoadMode::kExact) {
+      LoadWords<4, S>(b + 2, words);
+      d = HalfAt(b);
+    } else {
+      const auto run = LoadRun<3, S>(b);  // 18-byte blocks: 2-aligned
+      RunWords<4, 2>(run, words);
+      d = HalfBitsToFloat(RunHalf0(run));
+    }
     SplitNibbles(words, c);
-    // Byte loads, not AlignedHalfAt: the single load measured slower here
-    // (batch 8: 1289 -> 1040 GB/s on an H200), as it did for Q4_1, Q5_1,
-    // IQ4_NL and TQ2_0 (batch 8, 6-11%) and Q5_0 (batch 1, 2.5%), which
-    // read theirs the same way.
-    const float d = HalfAt(b);
     SetScales(c, d, 8.0f * d);
   }
 };
@@ -48,7 +58,11 @@ struct IntBlock<T::kQ4_1> {
     uint32_t words[4];
     LoadWords<4, S>(b + 4, words);
     SplitNibbles(words, c);
-    SetScales(c, HalfAt(b), -HalfAt(b + 2));  // byte loads: see Q4_0
+    // Byte loads, not AlignedHalfAt: the single load measured slower for
+    // Q4_0 (batch 8: 1289 -> 1040 GB/s on an H200, before its wide loads),
+    // as it did here and for IQ4_NL and TQ2_0 (batch 8, 6-11%), which read
+    // theirs the same way.
+    SetScales(c, HalfAt(b), -HalfAt(b + 2));
   }
 };
 // Bits j..j+3 of `bits` moved to bit 4 of bytes 0..3.
@@ -56,10 +70,8 @@ __device__ __forceinline__ int FifthBits(uint32_t bits, int j) {
   const uint32_t x = (bits >> j) & 15u;
   return static_cast<int>(((x & 1u) | ((x & 2u) << 7) | ((x & 4u) << 14) | ((x & 8u) << 21)) << 4);
 }
-template <LoadMode S>
-__device__ __forceinline__ void Q5Codes(const uint8_t* qs, uint32_t qh, IntChunk& c) {
-  uint32_t words[4];
-  LoadWords<4, S>(qs, words);
+// Q5_0 / Q5_1: the 16 code bytes (`words`) and the fifth bits (qh).
+__device__ __forceinline__ void Q5Codes(const uint32_t* words, uint32_t qh, IntChunk& c) {
   SplitNibbles(words, c);
 #pragma unroll
   for (int k = 0; k < 8; ++k) c.v[k] |= FifthBits(qh, 4 * k);
@@ -69,18 +81,35 @@ struct IntBlock<T::kQ5_0> {
   static constexpr bool kReadsPastFields = true, kHalfScales = false;
   template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int, IntChunk& c) {
-    Q5Codes<S>(b + 6, U32At(b + 2), c);
-    const float d = HalfAt(b);  // byte loads: see Q4_0
+    uint32_t words[5];  // qh, then the codes
+    float d;
+    if constexpr (S == LoadMode::kExact) {
+      LoadWords<4, S>(b + 6, words + 1);
+      words[0] = U32At(b + 2);
+      d = HalfAt(b);
+    } else {
+      const auto run = LoadRun<4, S>(b);  // 22-byte blocks: 2-aligned
+      RunWords<5, 2>(run, words);
+      d = HalfBitsToFloat(RunHalf0(run));
+    }
+    Q5Codes(words + 1, words[0], c);
     SetScales(c, d, 16.0f * d);
   }
 };
+// Q5_1's 24-byte blocks are 8-aligned (tensors are 16-aligned, rows whole
+// blocks): three 8-byte loads, no realigning. Batch 1 on an H200 went from
+// 2855 to 3507 GB/s and the expert GEMV from 2660 to 3036 (one A/B run, two
+// rounds) against LoadWords and byte loads.
 template <>
 struct IntBlock<T::kQ5_1> {
-  static constexpr bool kReadsPastFields = true, kHalfScales = false;
+  static constexpr bool kReadsPastFields = false, kHalfScales = false;
   template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int, IntChunk& c) {
-    Q5Codes<S>(b + 8, U32At(b + 4), c);
-    SetScales(c, HalfAt(b), -HalfAt(b + 2));  // byte loads: see Q4_0
+    uint32_t words[6];  // d and m, qh, the codes
+    LoadAligned<6, 8, S>(b, words);
+    Q5Codes(words + 2, words[1], c);
+    SetScales(c, HalfBitsToFloat(static_cast<uint16_t>(words[0] & 0xFFFFu)),
+              -HalfBitsToFloat(static_cast<uint16_t>(words[0] >> 16)));
   }
 };
 template <>
@@ -91,18 +120,34 @@ struct IntBlock<T::kIQ4_NL> {
     uint32_t words[4];
     LoadWords<4, S>(b + 2, words);
     LookupNibbles<O>(words, iq::kValuesIq4nl, c);
-    SetScales(c, HalfAt(b), 0.0f);  // byte loads: see Q4_0
+    SetScales(c, HalfAt(b), 0.0f);  // byte loads: see Q4_1
   }
 };
+// MXFP4 in CodeOrder::kNibblePairs leaves each value plus 12 (0..24; see
+// LookupFp4NibblePairs), with the offset in the min.
 template <>
 struct IntBlock<T::kMXFP4> {
   static constexpr bool kReadsPastFields = true, kHalfScales = false;
   template <LoadMode S = LoadMode::kCached, CodeOrder O = CodeOrder::kElements>
   __device__ static void Decode(const uint8_t* b, int, IntChunk& c) {
     uint32_t words[4];
-    LoadWords<4, S>(b + 1, words);
-    LookupNibbles<O>(words, iq::kValuesFp4, c);
-    SetScales(c, E8m0Half(b[0]), 0.0f);
+    float d;
+    if constexpr (S == LoadMode::kExact) {
+      LoadWords<4, S>(b + 1, words);
+      d = E8m0Half(b[0]);
+    } else {
+      const auto run = LoadRun<3, S>(b);  // 17-byte blocks: any alignment
+      RunWords<4, 1>(run, words);
+      d = E8m0Half(static_cast<uint8_t>(RunByte0(run)));
+    }
+    if constexpr (O == CodeOrder::kNibblePairs) {
+      constexpr int kOffset = 12;
+      LookupFp4NibblePairs<kOffset>(words, c);
+      SetScales(c, d, kOffset * d);
+    } else {
+      LookupNibbles<O>(words, iq::kValuesFp4, c);
+      SetScales(c, d, 0.0f);
+    }
   }
 };
 template <>

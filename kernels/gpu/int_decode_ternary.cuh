@@ -16,7 +16,7 @@ struct IntBlock<T::kTQ2_0> {
     const int shift = 2 * (chunk % 4);
 #pragma unroll
     for (int k = 0; k < 8; ++k) c.v[k] = static_cast<int>((words[k] >> shift) & 0x03030303u);
-    const float d = HalfAt(b + 64);  // byte loads: see Q4_0 (int_decode_small.cuh)
+    const float d = HalfAt(b + 64);  // byte loads: see Q4_1 (int_decode_small.cuh)
     SetScales(c, d, d);
   }
 };
