@@ -123,7 +123,9 @@ constexpr bool kFourBlocksAtManyRows =
 // where that measured faster on an H200 (one A/B run, batch 1 / expert
 // GEMV GB/s, six against eight): Q4_K 3164 / 2343 against 3203 / 2671,
 // MXFP4 2520 / 1876 against 2573 / 1893, Q5_1 2610 / 2398 against
-// 2754 / 2524. Q8_0 (2460 / 2460 with eight), Q5_K and Q6_K lost.
+// 2754 / 2524. Q8_0 (2460 / 2460 with eight), Q5_K and Q6_K lost. MXFP4
+// again with its wide loads and three rows: 3217-3231 / 2490-2501 with six
+// against 3265-3288 / 2550-2581.
 template <GgmlType T>
 constexpr bool kEightBlocksAtFewRows = T == GgmlType::kQ4_1 || T == GgmlType::kQ5_0 || T == GgmlType::kQ5_1 ||
                                        T == GgmlType::kQ4_K || T == GgmlType::kIQ2_XXS || T == GgmlType::kMXFP4;

@@ -158,16 +158,27 @@ __device__ __forceinline__ int Dot4(int a, int b, int acc) {
 #endif
 }
 
-// Byte select: bytes of {b:a} picked by the four nibbles of `selector`.
-__device__ __forceinline__ uint32_t BytePerm(uint32_t a, uint32_t b, uint32_t selector) {
 #if defined(VT_HIP)
+// PTX prmt's default mode in plain code: output byte i is the byte of {b:a}
+// that the low three bits of selector nibble i pick; with `sign_mode`, a
+// nibble whose bit 3 is set gives that byte's sign bit in all eight bits.
+__device__ __forceinline__ uint32_t EmulatedPrmt(uint32_t a, uint32_t b, uint32_t selector, bool sign_mode) {
   const uint64_t both = (static_cast<uint64_t>(b) << 32) | a;
   uint32_t out = 0;
   for (int i = 0; i < 4; ++i) {
-    const uint32_t pick = (selector >> (4 * i)) & 7u;
-    out |= static_cast<uint32_t>((both >> (8 * pick)) & 0xFFu) << (8 * i);
+    const uint32_t nibble = (selector >> (4 * i)) & 15u;
+    uint32_t byte = static_cast<uint32_t>((both >> (8 * (nibble & 7u))) & 0xFFu);
+    if (sign_mode && (nibble & 8u)) byte = (byte & 0x80u) ? 0xFFu : 0u;
+    out |= byte << (8 * i);
   }
   return out;
+}
+#endif
+
+// Byte select: bytes of {b:a} picked by the four nibbles of `selector`.
+__device__ __forceinline__ uint32_t BytePerm(uint32_t a, uint32_t b, uint32_t selector) {
+#if defined(VT_HIP)
+  return EmulatedPrmt(a, b, selector, false);
 #else
   return __byte_perm(a, b, selector);
 #endif
@@ -178,15 +189,7 @@ __device__ __forceinline__ uint32_t BytePerm(uint32_t a, uint32_t b, uint32_t se
 // bits (0x00 or 0xFF).
 __device__ __forceinline__ uint32_t BytePermSigned(uint32_t a, uint32_t b, uint32_t selector) {
 #if defined(VT_HIP)
-  const uint64_t both = (static_cast<uint64_t>(b) << 32) | a;
-  uint32_t out = 0;
-  for (int i = 0; i < 4; ++i) {
-    const uint32_t nibble = (selector >> (4 * i)) & 15u;
-    uint32_t byte = static_cast<uint32_t>((both >> (8 * (nibble & 7u))) & 0xFFu);
-    if (nibble & 8u) byte = (byte & 0x80u) ? 0xFFu : 0u;
-    out |= byte << (8 * i);
-  }
-  return out;
+  return EmulatedPrmt(a, b, selector, true);
 #else
   uint32_t out;
   asm("prmt.b32 %0, %1, %2, %3;" : "=r"(out) : "r"(a), "r"(b), "r"(selector));
