@@ -199,22 +199,15 @@ enum class CodeOrder { kElements, kNibblePairs };
 template <GgmlType T>
 inline constexpr bool kHasNibblePairOrder = T == GgmlType::kIQ4_NL || T == GgmlType::kIQ4_XS || T == GgmlType::kMXFP4;
 
-// Sixteen 4-bit table indices (16 bytes) to values, in order O.
-template <CodeOrder O = CodeOrder::kElements>
+// Sixteen 4-bit table indices (16 bytes) to values, in element order.
 __device__ __forceinline__ void LookupNibbles(const uint32_t* words, const int8_t* table_bytes, IntChunk& c) {
   uint32_t table[4];
   PackTable16(table_bytes, table);
 #pragma unroll
   for (int k = 0; k < 4; ++k) {
-    if constexpr (O == CodeOrder::kNibblePairs) {
-      const int2 values = Lookup16InNibbleOrder(words[k], table);
-      c.v[2 * k] = values.x;
-      c.v[2 * k + 1] = values.y;
-    } else {
-      const int2 values = Lookup16(words[k], table);
-      c.v[k] = values.x;
-      c.v[k + 4] = values.y;
-    }
+    const int2 values = Lookup16(words[k], table);
+    c.v[k] = values.x;
+    c.v[k + 4] = values.y;
   }
 }
 
@@ -250,6 +243,45 @@ __device__ __forceinline__ int2 LookupFp4InNibbleOrder(uint32_t w) {
   return make_int2(static_cast<int>(BytePermSigned(kClear0, kClear1, w) + BytePermSigned(kSet0, kSet1, flipped)),
                    static_cast<int>(BytePermSigned(kClear0, kClear1, w >> 16) +
                                     BytePermSigned(kSet0, kSet1, flipped >> 16)));
+}
+
+// A word's eight 4-bit IQ4_NL codes to their table values
+// (iq::kValuesIq4nl), ordered as Lookup16InNibbleOrder orders them, from
+// three lookups with sign replication and two adds instead of three
+// lookups and a pick. Entries 0-7 are negative and 8-15 positive: codes
+// looked up among entries 0-7 give the value where bit 3 is clear and -1
+// (0xFF) where it is set; codes with bit 3 flipped among entries 8-15 plus
+// one give 0 where it was clear and the value plus one where it was set.
+// Their sum is each value, except that every set byte also carries 1 into
+// the next byte, which a third lookup (1 where bit 3 is set) takes back;
+// the adds may issue on the FMA pipe (see LookupFp4InNibbleOrder). On an
+// H200 (one A/B run, three rounds; batch 1 / expert GEMV GB/s) IQ4_NL went
+// from 2949-2954 / 2416-2431 to 3158-3186 / 2654-2680 and IQ4_XS from
+// 3186-3203 / 2635-2645 to 3254-3257 / 2675-2693 against
+// Lookup16InNibbleOrder.
+__device__ __forceinline__ int2 LookupIq4nlInNibbleOrder(uint32_t w) {
+  constexpr uint32_t kClear0 = OffsetTableWord(iq_constants::kValuesIq4nl, 0, 0);
+  constexpr uint32_t kClear1 = OffsetTableWord(iq_constants::kValuesIq4nl, 0, 4);
+  constexpr uint32_t kSet0 = OffsetTableWord(iq_constants::kValuesIq4nl, 1, 8);
+  constexpr uint32_t kSet1 = OffsetTableWord(iq_constants::kValuesIq4nl, 1, 12);
+  constexpr uint32_t kOnes = 0x01010101u;
+  const uint32_t flipped = w ^ 0x88888888u;
+  auto half = [&](uint32_t codes, uint32_t flipped_codes) {
+    const uint32_t carries = BytePermSigned(kOnes, kOnes, flipped_codes);
+    return static_cast<int>(BytePermSigned(kClear0, kClear1, codes) + BytePermSigned(kSet0, kSet1, flipped_codes) -
+                            carries * 256u);
+  };
+  return make_int2(half(w, flipped), half(w >> 16, flipped >> 16));
+}
+
+// Sixteen IQ4_NL codes (16 bytes) that way, in CodeOrder::kNibblePairs.
+__device__ __forceinline__ void LookupIq4nlNibblePairs(const uint32_t* words, IntChunk& c) {
+#pragma unroll
+  for (int k = 0; k < 4; ++k) {
+    const int2 values = LookupIq4nlInNibbleOrder(words[k]);
+    c.v[2 * k] = values.x;
+    c.v[2 * k + 1] = values.y;
+  }
 }
 
 // Sixteen FP4 codes (16 bytes) that way, in CodeOrder::kNibblePairs.

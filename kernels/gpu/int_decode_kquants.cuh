@@ -104,7 +104,11 @@ struct IntBlock<T::kIQ4_XS> {
     uint32_t words[4], head[2];  // head: d, scales_h (16 bits each), then scales_l (4 bytes)
     LoadAligned<4, 8, S>(b + 8 + 16 * chunk, words);  // 136-byte blocks: 8-aligned
     LoadAligned<2, 8, S>(b, head);
-    LookupNibbles<O>(words, iq::kValuesIq4nl, c);
+    if constexpr (O == CodeOrder::kNibblePairs) {
+      LookupIq4nlNibblePairs(words, c);
+    } else {
+      LookupNibbles(words, iq::kValuesIq4nl, c);
+    }
     SetScales(c, Iq4XsScale(head, chunk), 0.0f);
   }
 };

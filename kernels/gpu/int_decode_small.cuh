@@ -30,7 +30,8 @@ struct IntBlock<T::kQ8_1> {
 // batch 1 on an H200 (one A/B run, two rounds: 3515 -> 3767 GB/s), Q5_0
 // 1.5% (2778 -> 2818), MXFP4 9-10% at batch 1 and 19% in the expert GEMV
 // (three rounds: 2712 / 2052 -> 2968 / 2448); IQ4_NL lost 5% (2940 ->
-// 2799) and keeps LoadWords.
+// 2799), and with LookupIq4nlNibblePairs still lost 1-3% (expert 2667-2673
+// -> 2633-2642), though its expand gained 4-7%; it keeps LoadWords.
 template <>
 struct IntBlock<T::kQ4_0> {
   static constexpr bool kReadsPastFields = true, kHalfScales = false;
@@ -124,7 +125,11 @@ struct IntBlock<T::kIQ4_NL> {
   __device__ static void Decode(const uint8_t* b, int, IntChunk& c) {
     uint32_t words[4];
     LoadWords<4, S>(b + 2, words);
-    LookupNibbles<O>(words, iq::kValuesIq4nl, c);
+    if constexpr (O == CodeOrder::kNibblePairs) {
+      LookupIq4nlNibblePairs(words, c);
+    } else {
+      LookupNibbles(words, iq::kValuesIq4nl, c);
+    }
     SetScales(c, HalfAt(b), 0.0f);  // byte loads: see Q4_1
   }
 };
@@ -150,7 +155,7 @@ struct IntBlock<T::kMXFP4> {
       LookupFp4NibblePairs<kOffset>(words, c);
       SetScales(c, d, kOffset * d);
     } else {
-      LookupNibbles<O>(words, iq::kValuesFp4, c);
+      LookupNibbles(words, iq::kValuesFp4, c);
       SetScales(c, d, 0.0f);
     }
   }
