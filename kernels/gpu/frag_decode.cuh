@@ -69,12 +69,12 @@ __device__ __forceinline__ void LookupNibbleWord(uint32_t w, FragSlice& f) {
     const int2 in_order = LookupIq4nlInNibbleOrder(w);
     f.lo = static_cast<int>(BytePerm(in_order.x, in_order.y, 0x6420));
     f.hi = static_cast<int>(BytePerm(in_order.x, in_order.y, 0x7531));
-    return;
+  } else {
+    const uint32_t words[4] = {kTableWord<K, 0>, kTableWord<K, 1>, kTableWord<K, 2>, kTableWord<K, 3>};
+    const int2 values = Lookup16(w, words);
+    f.lo = values.x;
+    f.hi = values.y;
   }
-  const uint32_t words[4] = {kTableWord<K, 0>, kTableWord<K, 1>, kTableWord<K, 2>, kTableWord<K, 3>};
-  const int2 values = Lookup16(w, words);
-  f.lo = values.x;
-  f.hi = values.y;
 }
 
 template <GgmlType T>

@@ -259,7 +259,14 @@ __device__ __forceinline__ int2 LookupFp4InNibbleOrder(uint32_t w) {
 // from 2949-2954 / 2416-2431 to 3158-3186 / 2654-2680 and IQ4_XS from
 // 3186-3203 / 2635-2645 to 3254-3257 / 2675-2693 against
 // Lookup16InNibbleOrder.
+constexpr bool NegativeThenPositive(const int8_t (&table)[16]) {
+  for (int i = 0; i < 16; ++i) {
+    if (i < 8 ? table[i] >= 0 : table[i] < 0 || table[i] > 126) return false;
+  }
+  return true;
+}
 __device__ __forceinline__ int2 LookupIq4nlInNibbleOrder(uint32_t w) {
+  static_assert(NegativeThenPositive(iq_constants::kValuesIq4nl), "entries 0-7 negative, 8-15 plus one in [1, 127]");
   constexpr uint32_t kClear0 = OffsetTableWord(iq_constants::kValuesIq4nl, 0, 0);
   constexpr uint32_t kClear1 = OffsetTableWord(iq_constants::kValuesIq4nl, 0, 4);
   constexpr uint32_t kSet0 = OffsetTableWord(iq_constants::kValuesIq4nl, 1, 8);
