@@ -49,17 +49,9 @@ __device__ __forceinline__ void SplitNibbleWord(uint32_t w, FragSlice& f) {
 // IQ4_NL's and MXFP4's 16-entry value tables as four little-endian words,
 // at compile time (scalars, so device code folds them into immediates).
 enum class NibbleTable { kIq4nl, kFp4, kIq4nlCarries };
-struct Table16 {
-  uint32_t words[4];
-};
-constexpr Table16 PackedTable16(const int8_t (&bytes)[16]) {
-  Table16 table{};
-  for (int i = 0; i < 16; ++i) table.words[i / 4] |= static_cast<uint32_t>(static_cast<uint8_t>(bytes[i])) << (8 * (i % 4));
-  return table;
-}
 template <NibbleTable K, int I>
 inline constexpr uint32_t kTableWord =
-    PackedTable16(K == NibbleTable::kIq4nl ? iq_constants::kValuesIq4nl : iq_constants::kValuesFp4).words[I];
+    OffsetTableWord(K == NibbleTable::kIq4nl ? iq_constants::kValuesIq4nl : iq_constants::kValuesFp4, 0, 4 * I);
 
 // kIq4nlCarries: IQ4_NL's values from LookupIq4nlInNibbleOrder, sorted
 // (fewer integer instructions than Lookup16's pick).
