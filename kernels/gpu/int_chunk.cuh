@@ -245,6 +245,15 @@ __device__ __forceinline__ int2 LookupFp4InNibbleOrder(uint32_t w) {
                                     BytePermSigned(kSet0, kSet1, flipped >> 16)));
 }
 
+// Whether a 16-entry table's entries 0-7 are negative and 8-15 plus one
+// lie in [1, 127] (LookupIq4nlInNibbleOrder's assumption).
+constexpr bool NegativeThenPositive(const int8_t (&table)[16]) {
+  for (int i = 0; i < 16; ++i) {
+    if (i < 8 ? table[i] >= 0 : table[i] < 0 || table[i] > 126) return false;
+  }
+  return true;
+}
+
 // A word's eight 4-bit IQ4_NL codes to their table values
 // (iq::kValuesIq4nl), ordered as Lookup16InNibbleOrder orders them, from
 // three lookups with sign replication and two adds instead of three
@@ -259,12 +268,6 @@ __device__ __forceinline__ int2 LookupFp4InNibbleOrder(uint32_t w) {
 // from 2949-2954 / 2416-2431 to 3158-3186 / 2654-2680 and IQ4_XS from
 // 3186-3203 / 2635-2645 to 3254-3257 / 2675-2693 against
 // Lookup16InNibbleOrder.
-constexpr bool NegativeThenPositive(const int8_t (&table)[16]) {
-  for (int i = 0; i < 16; ++i) {
-    if (i < 8 ? table[i] >= 0 : table[i] < 0 || table[i] > 126) return false;
-  }
-  return true;
-}
 __device__ __forceinline__ int2 LookupIq4nlInNibbleOrder(uint32_t w) {
   static_assert(NegativeThenPositive(iq_constants::kValuesIq4nl), "entries 0-7 negative, 8-15 plus one in [1, 127]");
   constexpr uint32_t kClear0 = OffsetTableWord(iq_constants::kValuesIq4nl, 0, 0);
@@ -281,24 +284,25 @@ __device__ __forceinline__ int2 LookupIq4nlInNibbleOrder(uint32_t w) {
   return make_int2(half(w, flipped), half(w >> 16, flipped >> 16));
 }
 
-// Sixteen IQ4_NL codes (16 bytes) that way, in CodeOrder::kNibblePairs.
-__device__ __forceinline__ void LookupIq4nlNibblePairs(const uint32_t* words, IntChunk& c) {
+// Sixteen 4-bit codes (16 bytes) in CodeOrder::kNibblePairs, each word
+// through `lookup` (LookupFp4InNibbleOrder or LookupIq4nlInNibbleOrder).
+template <class WordLookup>
+__device__ __forceinline__ void LookupNibblePairs(const uint32_t* words, WordLookup lookup, IntChunk& c) {
 #pragma unroll
   for (int k = 0; k < 4; ++k) {
-    const int2 values = LookupIq4nlInNibbleOrder(words[k]);
+    const int2 values = lookup(words[k]);
     c.v[2 * k] = values.x;
     c.v[2 * k + 1] = values.y;
   }
 }
 
-// Sixteen FP4 codes (16 bytes) that way, in CodeOrder::kNibblePairs.
-template <int kOffset>
-__device__ __forceinline__ void LookupFp4NibblePairs(const uint32_t* words, IntChunk& c) {
-#pragma unroll
-  for (int k = 0; k < 4; ++k) {
-    const int2 values = LookupFp4InNibbleOrder<kOffset>(words[k]);
-    c.v[2 * k] = values.x;
-    c.v[2 * k + 1] = values.y;
+// IQ4_NL's 16-entry table for sixteen codes, in order O (IQ4_NL, IQ4_XS).
+template <CodeOrder O>
+__device__ __forceinline__ void LookupIq4nl(const uint32_t* words, IntChunk& c) {
+  if constexpr (O == CodeOrder::kNibblePairs) {
+    LookupNibblePairs(words, [](uint32_t w) { return LookupIq4nlInNibbleOrder(w); }, c);
+  } else {
+    LookupNibbles(words, iq::kValuesIq4nl, c);
   }
 }
 
@@ -307,8 +311,9 @@ __device__ __forceinline__ uint32_t BitsToBytes(uint32_t bits) { return ((bits &
 
 // Decode<LoadMode>(block, chunk, IntChunk&) fills the chunk in element
 // order; the kHasNibblePairOrder types also take Decode<LoadMode,
-// CodeOrder>. kReadsPastFields: true when a LoadWords read may end past the
-// block, so the GEMV decodes a tensor's last block with LoadMode::kExact.
+// CodeOrder>. kReadsPastFields: true when a read (LoadWords, LoadRun) may
+// end past the block, so the GEMV decodes a tensor's last block with
+// LoadMode::kExact.
 // kHalfScales: true when the two halves of a chunk may have different
 // scales or mins; when false the decoder fills d[0] == d[1] and m[0] ==
 // m[1] (SetScales), and the GEMV may sum all 32 products as one integer

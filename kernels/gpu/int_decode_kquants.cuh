@@ -104,11 +104,7 @@ struct IntBlock<T::kIQ4_XS> {
     uint32_t words[4], head[2];  // head: d, scales_h (16 bits each), then scales_l (4 bytes)
     LoadAligned<4, 8, S>(b + 8 + 16 * chunk, words);  // 136-byte blocks: 8-aligned
     LoadAligned<2, 8, S>(b, head);
-    if constexpr (O == CodeOrder::kNibblePairs) {
-      LookupIq4nlNibblePairs(words, c);
-    } else {
-      LookupNibbles(words, iq::kValuesIq4nl, c);
-    }
+    LookupIq4nl<O>(words, c);
     SetScales(c, Iq4XsScale(head, chunk), 0.0f);
   }
 };

@@ -30,7 +30,7 @@ struct IntBlock<T::kQ8_1> {
 // batch 1 on an H200 (one A/B run, two rounds: 3515 -> 3767 GB/s), Q5_0
 // 1.5% (2778 -> 2818), MXFP4 9-10% at batch 1 and 19% in the expert GEMV
 // (three rounds: 2712 / 2052 -> 2968 / 2448); IQ4_NL lost 5% (2940 ->
-// 2799), and with LookupIq4nlNibblePairs still lost 1-3% (expert 2667-2673
+// 2799), and with LookupIq4nlInNibbleOrder still lost 1-3% (expert 2667-2673
 // -> 2633-2642), though its expand gained 4-7%; it keeps LoadWords.
 template <>
 struct IntBlock<T::kQ4_0> {
@@ -125,16 +125,12 @@ struct IntBlock<T::kIQ4_NL> {
   __device__ static void Decode(const uint8_t* b, int, IntChunk& c) {
     uint32_t words[4];
     LoadWords<4, S>(b + 2, words);
-    if constexpr (O == CodeOrder::kNibblePairs) {
-      LookupIq4nlNibblePairs(words, c);
-    } else {
-      LookupNibbles(words, iq::kValuesIq4nl, c);
-    }
+    LookupIq4nl<O>(words, c);
     SetScales(c, HalfAt(b), 0.0f);  // byte loads: see Q4_1
   }
 };
 // MXFP4 in CodeOrder::kNibblePairs leaves each value plus 12 (0..24; see
-// LookupFp4NibblePairs), with the offset in the min.
+// LookupFp4InNibbleOrder), with the offset in the min.
 template <>
 struct IntBlock<T::kMXFP4> {
   static constexpr bool kReadsPastFields = true, kHalfScales = false;
@@ -152,7 +148,7 @@ struct IntBlock<T::kMXFP4> {
     }
     if constexpr (O == CodeOrder::kNibblePairs) {
       constexpr int kOffset = 12;
-      LookupFp4NibblePairs<kOffset>(words, c);
+      LookupNibblePairs(words, [](uint32_t w) { return LookupFp4InNibbleOrder<kOffset>(w); }, c);
       SetScales(c, d, kOffset * d);
     } else {
       LookupNibbles(words, iq::kValuesFp4, c);
