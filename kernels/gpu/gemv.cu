@@ -173,7 +173,9 @@ __device__ __forceinline__ void FloatRows(const GemvParams& p, const uint8_t* co
 }
 
 // Spans of 32 chunks staged through shared memory; the next span loads
-// while this one is decoded.
+// while this one is decoded. It travels through registers (LoadSpan,
+// StoreSpan) or, for the kAsyncStagedGemv types at batch 1-2, straight
+// into a second shared buffer (CopySpanAsync).
 template <GgmlType T, int R, int N>
 __device__ __forceinline__ void StagedRows(const GemvParams& p, const uint8_t* const (&row_begin)[R],
                                            const uint8_t* limit, float (&acc)[R][N]) {
@@ -182,28 +184,44 @@ __device__ __forceinline__ void StagedRows(const GemvParams& p, const uint8_t* c
   constexpr int kSpanBytes = kWarpSize / kChunksPerBlock * B::kBytes;
   constexpr int kPerLane = kPiecesPerLane<kSpanBytes>;
   constexpr int kStagedVectors = kStagedBytes<kSpanBytes> / 16;
-  __shared__ uint4 staged[kWarpsPerBlock][R][kStagedVectors];
+  constexpr bool kAsync = kAsyncStagedGemv<T> && N <= kFewActivations;
+  __shared__ uint4 staged[kWarpsPerBlock][kAsync ? 2 : 1][R][kStagedVectors];
   const int warp = static_cast<int>(threadIdx.x / kWarpSize);
   const int lane = static_cast<int>(threadIdx.x % kWarpSize);
   const int spans = (p.chunks + kWarpSize - 1) / kWarpSize;
-  auto span_bytes = [&](int s) { return min(kWarpSize, p.chunks - kWarpSize * s) / kChunksPerBlock * B::kBytes; };
-  uint4 next[R][kPerLane];
+  auto span_begin = [&](int r, int s) { return row_begin[r] + static_cast<int64_t>(s) * kSpanBytes; };
+  uint4 next[R][kAsync ? 1 : kPerLane];
+  auto fetch = [&](int s) {  // sets span s on its way
+    const int bytes = min(kWarpSize, p.chunks - kWarpSize * s) / kChunksPerBlock * B::kBytes;
 #pragma unroll
-  for (int r = 0; r < R; ++r) LoadSpan<kPerLane>(row_begin[r], span_bytes(0), limit, next[r]);
+    for (int r = 0; r < R; ++r) {
+      if constexpr (kAsync) {
+        CopySpanAsync<kPerLane>(span_begin(r, s), bytes, limit, staged[warp][s % 2][r]);
+      } else {
+        LoadSpan<kPerLane>(span_begin(r, s), bytes, limit, next[r]);
+      }
+    }
+    if constexpr (kAsync) CommitSpanCopies();
+  };
+  fetch(0);
   for (int s = 0; s < spans; ++s) {
     const uint8_t* blocks[R];
     WarpSync();  // the previous span's readers are done
-#pragma unroll
-    for (int r = 0; r < R; ++r) {
-      blocks[r] = StoreSpan<kPerLane>(row_begin[r] + static_cast<int64_t>(s) * kSpanBytes, next[r], staged[warp][r]);
-    }
-    WarpSync();
-    if (s + 1 < spans) {
-#pragma unroll
-      for (int r = 0; r < R; ++r) {
-        LoadSpan<kPerLane>(row_begin[r] + static_cast<int64_t>(s + 1) * kSpanBytes, span_bytes(s + 1), limit, next[r]);
+    if constexpr (kAsync) {
+      if (s + 1 < spans) {
+        fetch(s + 1);
+        WaitForSpanCopies<1>();
+      } else {
+        WaitForSpanCopies<0>();
       }
+#pragma unroll
+      for (int r = 0; r < R; ++r) blocks[r] = StagedStart(span_begin(r, s), staged[warp][s % 2][r]);
+    } else {
+#pragma unroll
+      for (int r = 0; r < R; ++r) blocks[r] = StoreSpan<kPerLane>(span_begin(r, s), next[r], staged[warp][0][r]);
     }
+    WarpSync();  // every lane's pieces of span s are in place
+    if (!kAsync && s + 1 < spans) fetch(s + 1);
     const int ch = kWarpSize * s + lane;
     if (ch >= p.chunks) continue;
 #pragma unroll

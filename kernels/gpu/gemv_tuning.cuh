@@ -78,6 +78,23 @@ constexpr bool kStagedGemv = T == GgmlType::kQ8_0 || T == GgmlType::kQ3_K || T =
                              T == GgmlType::kIQ1_S || T == GgmlType::kIQ1_M || T == GgmlType::kIQ2_XS ||
                              T == GgmlType::kIQ2_S || T == GgmlType::kIQ3_XXS || T == GgmlType::kIQ3_S;
 
+// Staged types whose batch 1-2 GEMV copies its spans by cp.async
+// (span_stage.cuh: no registers, no shared stores) instead of through
+// registers; CUDA only. In one A/B run on an H200 (three rounds, batch 1
+// GB/s, through registers against cp.async): IQ1_S 922-932 / 961-966,
+// IQ2_XS 1285-1294 / 1323-1333, IQ2_S 1291-1294 / 1334-1343, IQ3_XXS
+// 1293-1297 / 1363-1368, IQ3_S 1429-1442 / 1497-1510, IQ1_M 817-824 /
+// 826-832. Q8_0 lost (3626-3642 / 3422-3427) and Q6_K and Q3_K moved
+// within 1% at batch 1 while their expert GEMV lost 1-2%.
+template <GgmlType T>
+constexpr bool kAsyncStagedGemv =
+#if defined(VT_HIP)
+    false;
+#else
+    T == GgmlType::kIQ1_S || T == GgmlType::kIQ1_M || T == GgmlType::kIQ2_XS || T == GgmlType::kIQ2_S ||
+    T == GgmlType::kIQ3_XXS || T == GgmlType::kIQ3_S;
+#endif
+
 // Q4_1 stages its blocks at batch 1-2 only: in one A/B run on an H200,
 // batch 1 went from 3205 to 3378 GB/s and the expert GEMV from 2762 to
 // 2860, while staging Q4_0, Q5_0, Q5_1, IQ4_NL, IQ4_XS, MXFP4, Q4_K and

@@ -30,9 +30,12 @@ __device__ __forceinline__ V Load(const V* p) {
 }
 
 // `N` little-endian words starting at any byte address: aligned word loads,
-// realigned with funnel shifts.
+// realigned with funnel shifts. With `then_shift` (0-7 bits) each word
+// comes out shifted right by that much more in the same funnel shift, its
+// top bits taken from the bytes that follow it (zero past the last word
+// read): what the caller's per-byte masks keep of each byte is exact.
 template <int N, LoadMode kMode = LoadMode::kCached>
-__device__ __forceinline__ void LoadWords(const uint8_t* p, uint32_t* out) {
+__device__ __forceinline__ void LoadWords(const uint8_t* p, uint32_t* out, uint32_t then_shift = 0) {
   const uint32_t offset = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(p) & 3u);
   // Stepping back from `p` (no integer-to-pointer cast) keeps the pointer's
   // memory space known to the compiler: shared copies are read with shared
@@ -52,7 +55,7 @@ __device__ __forceinline__ void LoadWords(const uint8_t* p, uint32_t* out) {
     words[N] = offset == 0 ? 0u : Load<uint32_t, kMode>(aligned + N);
   }
 #pragma unroll
-  for (int i = 0; i < N; ++i) out[i] = FunnelRight(words[i], words[i + 1], 8 * offset);
+  for (int i = 0; i < N; ++i) out[i] = FunnelRight(words[i], words[i + 1], 8 * offset + then_shift);
 }
 
 // `N` words from an address known to be `Align`-byte aligned (16, 8 or 4):

@@ -70,12 +70,14 @@ struct IntBlock<T::kQ5_K> {
   }
 };
 // Q6_K: the affine terms of chunk j's two halves (code 32 stands for 0).
+// Its two int8 scales are one 2-aligned pair, each read as a float by
+// placing it, plus 128, under a float's exponent (2^23 + 128 + scale).
 __device__ __forceinline__ void Q6kScales(const uint8_t* b, int j, float (&d)[2], float (&m)[2]) {
   const float scale = AlignedHalfAt(b + 208);
-  const int8_t* sc = reinterpret_cast<const int8_t*>(b + 192 + 8 * (j / 4) + 2 * (j % 4));
+  const uint32_t pair = AlignedU16At(b + 192 + 2 * j) ^ 0x8080u;
 #pragma unroll
   for (int h = 0; h < 2; ++h) {
-    d[h] = scale * F(sc[h]);
+    d[h] = scale * (__uint_as_float(BytePerm(pair, 0x4B000000u, 0x7540u | static_cast<uint32_t>(h))) - 8388736.0f);
     m[h] = 32.0f * d[h];
   }
 }
@@ -85,14 +87,11 @@ struct IntBlock<T::kQ6_K> {
   template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int chunk, IntChunk& c) {
     const int n = chunk / 4, quarter = chunk % 4;
-    uint32_t low[8], high[8];
-    LoadWords<8, S>(b + 64 * n + 32 * (quarter % 2), low);
-    LoadWords<8, S>(b + 128 + 32 * n, high);
-    const int low_shift = 4 * (quarter / 2), high_shift = 2 * quarter;
+    uint32_t low[8], high[8];  // each byte's field of this chunk at bit 0
+    LoadWords<8, S>(b + 64 * n + 32 * (quarter % 2), low, 4 * (quarter / 2));
+    LoadWords<8, S>(b + 128 + 32 * n, high, 2 * quarter);
 #pragma unroll
-    for (int k = 0; k < 8; ++k) {
-      c.v[k] = static_cast<int>(((low[k] >> low_shift) & 0x0F0F0F0Fu) | (((high[k] >> high_shift) & 0x03030303u) << 4));
-    }
+    for (int k = 0; k < 8; ++k) c.v[k] = static_cast<int>((low[k] & 0x0F0F0F0Fu) | ((high[k] & 0x03030303u) << 4));
     Q6kScales(b, chunk, c.d, c.m);
   }
 };
@@ -123,11 +122,10 @@ struct IntBlock<T::kQ2_K> {
   static constexpr bool kReadsPastFields = true, kHalfScales = true;
   template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int chunk, IntChunk& c) {
-    uint32_t words[8];
-    LoadWords<8, S>(b + 16 + 32 * (chunk / 4), words);  // 84-byte blocks: 4-aligned
-    const int shift = 2 * (chunk % 4);
+    uint32_t words[8];  // 84-byte blocks: 4-aligned; each byte's field of this chunk at bit 0
+    LoadWords<8, S>(b + 16 + 32 * (chunk / 4), words, 2 * (chunk % 4));
 #pragma unroll
-    for (int k = 0; k < 8; ++k) c.v[k] = static_cast<int>((words[k] >> shift) & 0x03030303u);
+    for (int k = 0; k < 8; ++k) c.v[k] = static_cast<int>(words[k] & 0x03030303u);
     const float d = AlignedHalfAt(b + 80), dmin = AlignedHalfAt(b + 82);
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
@@ -143,14 +141,11 @@ struct IntBlock<T::kQ3_K> {
   static constexpr bool kReadsPastFields = true, kHalfScales = true;
   template <LoadMode S = LoadMode::kCached>
   __device__ static void Decode(const uint8_t* b, int chunk, IntChunk& c) {
-    uint32_t low[8], high[8];
-    LoadWords<8, S>(b + 32 + 32 * (chunk / 4), low);  // 110-byte blocks: 2-aligned
-    LoadWords<8, S>(b, high);
-    const int shift = 2 * (chunk % 4);
+    uint32_t low[8], high[8];  // 110-byte blocks: 2-aligned; each byte's field of this chunk at bit 0
+    LoadWords<8, S>(b + 32 + 32 * (chunk / 4), low, 2 * (chunk % 4));
+    LoadWords<8, S>(b, high, chunk);
 #pragma unroll
-    for (int k = 0; k < 8; ++k) {
-      c.v[k] = static_cast<int>(((low[k] >> shift) & 0x03030303u) | (((high[k] >> chunk) & 0x01010101u) << 2));
-    }
+    for (int k = 0; k < 8; ++k) c.v[k] = static_cast<int>((low[k] & 0x03030303u) | ((high[k] & 0x01010101u) << 2));
     const float d = AlignedHalfAt(b + 108);
 #pragma unroll
     for (int h = 0; h < 2; ++h) {

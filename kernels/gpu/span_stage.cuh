@@ -44,6 +44,11 @@ __device__ __forceinline__ void LoadSpan(const uint8_t* begin, int bytes, const 
   }
 }
 
+// Where byte 0 of a span starting at `begin` lands in its staged copy.
+__device__ __forceinline__ const uint8_t* StagedStart(const uint8_t* begin, const uint4* staged) {
+  return reinterpret_cast<const uint8_t*>(staged) + (reinterpret_cast<uintptr_t>(begin) & 15);
+}
+
 // Writes the pieces to `staged` (16-byte aligned shared memory). Byte b of
 // the span lands at staged + (begin % 16) + b; returns that start.
 template <int kPerLane>
@@ -52,7 +57,50 @@ __device__ __forceinline__ const uint8_t* StoreSpan(const uint8_t* begin, const 
   const int lane = static_cast<int>(threadIdx.x % kWarpSize);
 #pragma unroll
   for (int j = 0; j < kPerLane; ++j) staged[lane + kWarpSize * j] = pieces[j];
-  return reinterpret_cast<const uint8_t*>(staged) + (reinterpret_cast<uintptr_t>(begin) & 15);
+  return StagedStart(begin, staged);
+}
+
+// The same pieces copied into `staged` (placed as StoreSpan places them) by
+// cp.async, which writes shared memory without passing through registers
+// (CUDA, sm_80 and later; elsewhere a plain copy); a piece that crosses
+// `limit` is read byte by byte and stored directly. The caller commits a
+// span's copies as one group (CommitSpanCopies) and waits for the group
+// (WaitForSpanCopies), then syncs the warp, before any lane reads them.
+template <int kPerLane>
+__device__ __forceinline__ void CopySpanAsync(const uint8_t* begin, int bytes, const uint8_t* limit, uint4* staged) {
+  const int lane = static_cast<int>(threadIdx.x % kWarpSize);
+  const uintptr_t first = reinterpret_cast<uintptr_t>(begin) & ~uintptr_t{15};
+  const int count = static_cast<int>((reinterpret_cast<uintptr_t>(begin) + bytes + 15 - first) / 16);
+#pragma unroll
+  for (int j = 0; j < kPerLane; ++j) {
+    const int index = lane + kWarpSize * j;
+    if (index >= count) continue;
+    const uint8_t* piece = reinterpret_cast<const uint8_t*>(first) + 16 * index;
+    if (piece + 16 <= limit) {
+#if !defined(VT_HIP) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+      asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(
+                       static_cast<unsigned>(__cvta_generic_to_shared(staged + index))),
+                   "l"(piece));
+#else
+      staged[index] = *reinterpret_cast<const uint4*>(piece);
+#endif
+    } else {
+      staged[index] = PieceUpTo(piece, limit);
+    }
+  }
+}
+__device__ __forceinline__ void CommitSpanCopies() {
+#if !defined(VT_HIP) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.commit_group;\n" ::);
+#endif
+}
+// Waits until at most kPending of this lane's latest committed groups are
+// still in flight.
+template <int kPending>
+__device__ __forceinline__ void WaitForSpanCopies() {
+#if !defined(VT_HIP) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending));
+#endif
 }
 
 }  // namespace vt::gpu
