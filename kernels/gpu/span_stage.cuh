@@ -27,21 +27,29 @@ __device__ __forceinline__ uint4 PieceUpTo(const uint8_t* piece, const uint8_t* 
   return make_uint4(words[0], words[1], words[2], words[3]);
 }
 
-// This lane's pieces of [begin, begin + bytes), read with streaming loads;
-// `limit` is one past the last byte that may be read (the tensor's end): a
-// piece that crosses it is read byte by byte, up to it.
-template <int kPerLane>
-__device__ __forceinline__ void LoadSpan(const uint8_t* begin, int bytes, const uint8_t* limit, uint4 (&pieces)[kPerLane]) {
+// Calls take(j, index, piece) for this lane's pieces of [begin, begin +
+// bytes): the 16-byte pieces from begin rounded down to 16, piece `index`
+// = lane + 32 j of them.
+template <int kPerLane, class Take>
+__device__ __forceinline__ void ForEachLanePiece(const uint8_t* begin, int bytes, Take take) {
   const int lane = static_cast<int>(threadIdx.x % kWarpSize);
   const uintptr_t first = reinterpret_cast<uintptr_t>(begin) & ~uintptr_t{15};
   const int count = static_cast<int>((reinterpret_cast<uintptr_t>(begin) + bytes + 15 - first) / 16);
 #pragma unroll
   for (int j = 0; j < kPerLane; ++j) {
     const int index = lane + kWarpSize * j;
-    if (index >= count) continue;
-    const uint8_t* piece = reinterpret_cast<const uint8_t*>(first) + 16 * index;
-    pieces[j] = piece + 16 <= limit ? LoadStreaming(reinterpret_cast<const uint4*>(piece)) : PieceUpTo(piece, limit);
+    if (index < count) take(j, index, reinterpret_cast<const uint8_t*>(first) + 16 * index);
   }
+}
+
+// This lane's pieces of [begin, begin + bytes), read with streaming loads;
+// `limit` is one past the last byte that may be read (the tensor's end): a
+// piece that crosses it is read byte by byte, up to it.
+template <int kPerLane>
+__device__ __forceinline__ void LoadSpan(const uint8_t* begin, int bytes, const uint8_t* limit, uint4 (&pieces)[kPerLane]) {
+  ForEachLanePiece<kPerLane>(begin, bytes, [&](int j, int, const uint8_t* piece) {
+    pieces[j] = piece + 16 <= limit ? LoadStreaming(reinterpret_cast<const uint4*>(piece)) : PieceUpTo(piece, limit);
+  });
 }
 
 // Where byte 0 of a span starting at `begin` lands in its staged copy.
@@ -68,14 +76,7 @@ __device__ __forceinline__ const uint8_t* StoreSpan(const uint8_t* begin, const 
 // (WaitForSpanCopies), then syncs the warp, before any lane reads them.
 template <int kPerLane>
 __device__ __forceinline__ void CopySpanAsync(const uint8_t* begin, int bytes, const uint8_t* limit, uint4* staged) {
-  const int lane = static_cast<int>(threadIdx.x % kWarpSize);
-  const uintptr_t first = reinterpret_cast<uintptr_t>(begin) & ~uintptr_t{15};
-  const int count = static_cast<int>((reinterpret_cast<uintptr_t>(begin) + bytes + 15 - first) / 16);
-#pragma unroll
-  for (int j = 0; j < kPerLane; ++j) {
-    const int index = lane + kWarpSize * j;
-    if (index >= count) continue;
-    const uint8_t* piece = reinterpret_cast<const uint8_t*>(first) + 16 * index;
+  ForEachLanePiece<kPerLane>(begin, bytes, [&](int, int index, const uint8_t* piece) {
     if (piece + 16 <= limit) {
 #if !defined(VT_HIP) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
       asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(
@@ -87,7 +88,7 @@ __device__ __forceinline__ void CopySpanAsync(const uint8_t* begin, int bytes, c
     } else {
       staged[index] = PieceUpTo(piece, limit);
     }
-  }
+  });
 }
 __device__ __forceinline__ void CommitSpanCopies() {
 #if !defined(VT_HIP) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
