@@ -74,6 +74,8 @@ __device__ __forceinline__ const uint8_t* StoreSpan(const uint8_t* begin, const 
 // `limit` is read byte by byte and stored directly. The caller commits a
 // span's copies as one group (CommitSpanCopies) and waits for the group
 // (WaitForSpanCopies), then syncs the warp, before any lane reads them.
+// The copies write shared memory behind the compiler's back, so each of
+// these asm statements clobbers memory: no shared access moves across it.
 template <int kPerLane>
 __device__ __forceinline__ void CopySpanAsync(const uint8_t* begin, int bytes, const uint8_t* limit, uint4* staged) {
   ForEachLanePiece<kPerLane>(begin, bytes, [&](int, int index, const uint8_t* piece) {
@@ -81,7 +83,8 @@ __device__ __forceinline__ void CopySpanAsync(const uint8_t* begin, int bytes, c
 #if !defined(VT_HIP) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
       asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(
                        static_cast<unsigned>(__cvta_generic_to_shared(staged + index))),
-                   "l"(piece));
+                   "l"(piece)
+                   : "memory");
 #else
       staged[index] = *reinterpret_cast<const uint4*>(piece);
 #endif
@@ -92,7 +95,7 @@ __device__ __forceinline__ void CopySpanAsync(const uint8_t* begin, int bytes, c
 }
 __device__ __forceinline__ void CommitSpanCopies() {
 #if !defined(VT_HIP) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.commit_group;\n" ::);
+  asm volatile("cp.async.commit_group;\n" ::: "memory");
 #endif
 }
 // Waits until at most kPending of this lane's latest committed groups are
@@ -100,7 +103,7 @@ __device__ __forceinline__ void CommitSpanCopies() {
 template <int kPending>
 __device__ __forceinline__ void WaitForSpanCopies() {
 #if !defined(VT_HIP) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending));
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending) : "memory");
 #endif
 }
 
