@@ -58,9 +58,9 @@ inline constexpr uint32_t kTableWord =
 template <NibbleTable K>
 __device__ __forceinline__ void LookupNibbleWord(uint32_t w, FragSlice& f) {
   if constexpr (K == NibbleTable::kIq4nlCarries) {
-    const int2 in_order = LookupIq4nlInNibbleOrder(w);
-    f.lo = static_cast<int>(BytePerm(in_order.x, in_order.y, 0x6420));
-    f.hi = static_cast<int>(BytePerm(in_order.x, in_order.y, 0x7531));
+    const int2 values = SortNibbleOrder(LookupIq4nlInNibbleOrder(w));
+    f.lo = values.x;
+    f.hi = values.y;
   } else {
     const uint32_t words[4] = {kTableWord<K, 0>, kTableWord<K, 1>, kTableWord<K, 2>, kTableWord<K, 3>};
     const int2 values = Lookup16(w, words);
@@ -149,21 +149,20 @@ struct FragBlock<T::kMXFP4> {  // 17-byte blocks: any alignment
   }
 };
 // MXFP4 for the tensor-core GEMV (one tile of activations): its values plus
-// 12 (LookupFp4InNibbleOrder, fewer integer instructions), sorted, with the
-// offset in the min. On an H200 (one A/B run, three rounds) batches 5-8 went
-// from 1435-1443 to 1578-1585 GB/s against FragBlock<kMXFP4>, but the GEMM
-// (eight tiles, so eight offset terms per decoded chunk) fell from 74.2 to
-// 64.4 TFLOP/s, and keeps FragBlock.
+// kFp4PairOffset (LookupFp4InNibbleOrder, fewer integer instructions), sorted,
+// with the offset in the min. On an H200 (one A/B run, three rounds) batches
+// 5-8 went from 1435-1443 to 1578-1585 GB/s against FragBlock<kMXFP4>, but the
+// GEMM (eight tiles, so eight offset terms per decoded chunk) fell from 74.2
+// to 64.4 TFLOP/s, and keeps FragBlock.
 struct Fp4OffsetFrag {
   static constexpr bool kSplitScales = false, kOffset = true;
   template <LoadMode S>
   __device__ static void Decode(const uint8_t* b, int, int t, FragSlice& f) {
-    constexpr int kCodeOffset = 12;
-    const int2 values = LookupFp4InNibbleOrder<kCodeOffset>(WordAt1<S>(b + 1 + 4 * t));
-    f.lo = static_cast<int>(BytePerm(values.x, values.y, 0x6420));
-    f.hi = static_cast<int>(BytePerm(values.x, values.y, 0x7531));
+    const int2 values = SortNibbleOrder(LookupFp4InNibbleOrder<kFp4PairOffset>(WordAt1<S>(b + 1 + 4 * t)));
+    f.lo = values.x;
+    f.hi = values.y;
     const float d = E8m0Half(b[0]);
-    f.d[0] = d, f.m[0] = kCodeOffset * d;
+    f.d[0] = d, f.m[0] = kFp4PairOffset * d;
   }
 };
 

@@ -172,12 +172,17 @@ __device__ __forceinline__ int2 Lookup16InNibbleOrder(uint32_t w, const uint32_t
   return make_int2(static_cast<int>(half[0]), static_cast<int>(half[1]));
 }
 
-// The same, sorted: .x holds the entries of the four low nibbles, .y those
-// of the high ones.
-__device__ __forceinline__ int2 Lookup16(uint32_t w, const uint32_t* table) {
-  const int2 in_order = Lookup16InNibbleOrder(w, table);
+// A word's eight values in nibble order (as Lookup16InNibbleOrder leaves
+// them) sorted: .x holds those of the four low nibbles, .y those of the
+// high ones.
+__device__ __forceinline__ int2 SortNibbleOrder(int2 in_order) {
   return make_int2(static_cast<int>(BytePerm(in_order.x, in_order.y, 0x6420)),
                    static_cast<int>(BytePerm(in_order.x, in_order.y, 0x7531)));
+}
+
+// The same as Lookup16InNibbleOrder, sorted.
+__device__ __forceinline__ int2 Lookup16(uint32_t w, const uint32_t* table) {
+  return SortNibbleOrder(Lookup16InNibbleOrder(w, table));
 }
 
 // A 16-entry int8 table as the four words Lookup16 takes.
@@ -223,6 +228,10 @@ constexpr uint32_t OffsetTableWord(const int8_t (&table)[16], int offset, int fi
 }
 template <int kOffset, int kFirst>
 inline constexpr uint32_t kFp4OffsetWord = OffsetTableWord(iq_constants::kValuesFp4, kOffset, kFirst);
+
+// The offset the integer decoders give MXFP4's values in nibble order
+// (LookupFp4InNibbleOrder), taken back through the chunk's min.
+inline constexpr int kFp4PairOffset = 12;
 
 // A word's eight 4-bit FP4 codes to kOffset + their table values
 // (iq::kValuesFp4), in the order of Lookup16InNibbleOrder: .x holds those

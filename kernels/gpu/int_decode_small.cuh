@@ -129,8 +129,8 @@ struct IntBlock<T::kIQ4_NL> {
     SetScales(c, HalfAt(b), 0.0f);  // byte loads: see Q4_1
   }
 };
-// MXFP4 in CodeOrder::kNibblePairs leaves each value plus 12 (0..24; see
-// LookupFp4InNibbleOrder), with the offset in the min.
+// MXFP4 in CodeOrder::kNibblePairs leaves each value plus kFp4PairOffset
+// (12, so 0..24; see LookupFp4InNibbleOrder), with the offset in the min.
 template <>
 struct IntBlock<T::kMXFP4> {
   static constexpr bool kReadsPastFields = true, kHalfScales = false;
@@ -147,9 +147,8 @@ struct IntBlock<T::kMXFP4> {
       d = E8m0Half(static_cast<uint8_t>(RunByte0(run)));
     }
     if constexpr (O == CodeOrder::kNibblePairs) {
-      constexpr int kOffset = 12;
-      LookupNibblePairs(words, [](uint32_t w) { return LookupFp4InNibbleOrder<kOffset>(w); }, c);
-      SetScales(c, d, kOffset * d);
+      LookupNibblePairs(words, [](uint32_t w) { return LookupFp4InNibbleOrder<kFp4PairOffset>(w); }, c);
+      SetScales(c, d, kFp4PairOffset * d);
     } else {
       LookupNibbles(words, iq::kValuesFp4, c);
       SetScales(c, d, 0.0f);
