@@ -169,15 +169,23 @@ struct Fp4OffsetFrag {
 // The K-quants and IQ4_XS: chunk j of a 256-value super-block.
 template <>
 struct FragBlock<T::kQ4_K> {
-  static constexpr bool kDefined = true, kSplitScales = false, kOffset = true;
+  static constexpr bool kDefined = true, kSplitScales = false, kOffset = true, kShareScales = true;
   template <LoadMode S>
-  __device__ static void Decode(const uint8_t* b, int j, int t, FragSlice& f) {
+  __device__ static void Codes(const uint8_t* b, int j, int t, FragSlice& f) {
     const uint8_t* qs = b + 16 + 32 * (j / 2) + 4 * t;
     const int shift = 4 * (j % 2);
     f.lo = static_cast<int>((WordAt<S>(qs) >> shift) & 0x0F0F0F0Fu);
     f.hi = static_cast<int>((WordAt<S>(qs + 16) >> shift) & 0x0F0F0F0Fu);
+  }
+  template <LoadMode S>
+  __device__ static void Scales(const uint8_t* b, int j, FragSlice& f) {
     const float2 s = K4Scales<S>(b, j);
     f.d[0] = s.x, f.m[0] = s.y;
+  }
+  template <LoadMode S>
+  __device__ static void Decode(const uint8_t* b, int j, int t, FragSlice& f) {
+    Codes<S>(b, j, t, f);
+    Scales<S>(b, j, f);
   }
 };
 template <>
@@ -195,33 +203,51 @@ struct FragBlock<T::kQ5_K> {
     f.d[0] = s.x, f.m[0] = s.y;
   }
 };
+// Q6_K's codes as signed bytes 4 (q - 32): the 6-bit code placed at bits
+// 2..7 with its top bit flipped, so the mma needs no offset term; the
+// scales carry the 1/4. Against unsigned codes with the offset in the min
+// (one A/B run on an H200, three rounds, both with the L2 prefetch of
+// gemv_tensor_core.cuh): batch 8 1970-2001 -> 2167-2185 GB/s, GEMM at
+// batch 64 45.7-46.1 -> 53.0-53.4 TFLOP/s.
 template <>
 struct FragBlock<T::kQ6_K> {  // 210-byte blocks: 2-aligned
-  static constexpr bool kDefined = true, kSplitScales = true, kOffset = true;
+  static constexpr bool kDefined = true, kSplitScales = true, kOffset = false;
   template <LoadMode S>
   __device__ static void Decode(const uint8_t* b, int j, int t, FragSlice& f) {
     const int n = j / 4, quarter = j % 4;
     const uint8_t* ql = b + 64 * n + 32 * (quarter % 2) + 4 * t;
     const uint8_t* qh = b + 128 + 32 * n + 4 * t;
-    const int low_shift = 4 * (quarter / 2), high_shift = 2 * quarter;
+    const int high_up = 6 - 2 * quarter;  // qh's field to bits 6..7
     auto code = [&](int offset) {
-      return static_cast<int>(((WordAt2<S>(ql + offset) >> low_shift) & 0x0F0F0F0Fu) |
-                              (((WordAt2<S>(qh + offset) >> high_shift) & 0x03030303u) << 4));
+      const uint32_t low = WordAt2<S>(ql + offset);
+      const uint32_t low_at_2 = quarter / 2 == 0 ? low << 2 : low >> 2;  // the nibble to bits 2..5
+      const uint32_t high_at_6 = WordAt2<S>(qh + offset) << high_up;
+      return static_cast<int>(((low_at_2 & 0x3C3C3C3Cu) | (high_at_6 & 0xC0C0C0C0u)) ^ 0x80808080u);
     };
     f.lo = code(0);
     f.hi = code(16);
-    Q6kScales(b, j, f.d, f.m);
+    float m[2];
+    Q6kScales(b, j, f.d, m);
+    f.d[0] *= 0.25f, f.d[1] *= 0.25f;
   }
 };
 template <>
 struct FragBlock<T::kIQ4_XS> {  // 136-byte blocks: 8-aligned
-  static constexpr bool kDefined = true, kSplitScales = false, kOffset = false;
+  static constexpr bool kDefined = true, kSplitScales = false, kOffset = false, kShareScales = true;
   template <LoadMode S, NibbleTable K = NibbleTable::kIq4nl>
-  __device__ static void Decode(const uint8_t* b, int j, int t, FragSlice& f) {
+  __device__ static void Codes(const uint8_t* b, int j, int t, FragSlice& f) {
     LookupNibbleWord<K>(WordAt<S>(b + 8 + 16 * j + 4 * t), f);
+  }
+  template <LoadMode S>
+  __device__ static void Scales(const uint8_t* b, int j, FragSlice& f) {
     uint32_t head[2];
     LoadAligned<2, 8, S>(b, head);
     f.d[0] = Iq4XsScale(head, j);
+  }
+  template <LoadMode S, NibbleTable K = NibbleTable::kIq4nl>
+  __device__ static void Decode(const uint8_t* b, int j, int t, FragSlice& f) {
+    Codes<S, K>(b, j, t, f);
+    Scales<S>(b, j, f);
   }
 };
 
@@ -239,7 +265,28 @@ struct Iq4CarriesFrag : FragBlock<T> {
   __device__ static void Decode(const uint8_t* b, int j, int t, FragSlice& f) {
     FragBlock<T>::template Decode<S, NibbleTable::kIq4nlCarries>(b, j, t, f);
   }
+  template <LoadMode S>
+  __device__ static void Codes(const uint8_t* b, int j, int t, FragSlice& f) {
+    // Instantiated for IQ4_XS only: IQ4_NL's decoder does not share scales.
+    FragBlock<T>::template Codes<S, NibbleTable::kIq4nlCarries>(b, j, t, f);
+  }
 };
+
+// Whether a decoder splits into Codes and Scales (kShareScales): its
+// scales cost enough that the four threads of a group each work out those
+// of one chunk in four and trade them (TensorCoreStep). Q4_K and IQ4_XS
+// do; on an H200 (one A/B run, three rounds, batch 8 GB/s, each decoding
+// its own against sharing) IQ4_XS went from 1795-1822 to 1967-1991 and
+// Q4_K from 2308-2324 to 2336-2339, while MXFP4 and Q6_K stayed level and
+// Q5_K lost 2% (2339-2344 against 2291-2326); Q6_K's GEMM lost 1.5%.
+template <class Frag>
+constexpr bool SharesScales() {
+  if constexpr (requires { Frag::kShareScales; }) {
+    return Frag::kShareScales;
+  } else {
+    return false;
+  }
+}
 
 // The decoder of a tensor-core kernel of type T with kTiles tiles of 8
 // activations: FragBlock<T>, but for the GEMV's (one tile) Fp4OffsetFrag

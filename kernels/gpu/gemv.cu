@@ -269,7 +269,12 @@ __device__ __forceinline__ void DirectRows(const GemvParams& p, const uint8_t* c
                                            const uint8_t* limit, float (&acc)[R][N]) {
   constexpr LoadMode kMode = N > kFewActivations || kStreamingAtFewRows<T> ? LoadMode::kStreaming : LoadMode::kCached;
   const int lane = static_cast<int>(threadIdx.x % kWarpSize);
-  for (int ch = lane; ch < p.chunks; ch += kWarpSize) DirectChunk<T, R, kMode>(p, row_begin, limit, ch, acc);
+  if constexpr (kDirectRowsUnrolled<T, N>) {
+#pragma unroll 2
+    for (int ch = lane; ch < p.chunks; ch += kWarpSize) DirectChunk<T, R, kMode>(p, row_begin, limit, ch, acc);
+  } else {
+    for (int ch = lane; ch < p.chunks; ch += kWarpSize) DirectChunk<T, R, kMode>(p, row_begin, limit, ch, acc);
+  }
 }
 
 // R rows per warp, each with sums for at most N activations (1,

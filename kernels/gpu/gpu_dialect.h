@@ -52,6 +52,23 @@ __device__ __forceinline__ void WarpSync() {
 #endif
 }
 
+// Asks L2 to fetch the 16-byte aligned pieces that lie wholly inside
+// [begin, end) (cp.async.bulk.prefetch, sm_90). A hint that reads nothing
+// outside that range; since L2 is where every SM's writes meet, it may run
+// before WaitForPreviousKernel without exposing stale data. No-op on HIP
+// and on older devices.
+__device__ __forceinline__ void PrefetchToL2(const uint8_t* begin, const uint8_t* end) {
+#if !defined(VT_HIP) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  const uintptr_t first = (reinterpret_cast<uintptr_t>(begin) + 15) & ~uintptr_t{15};
+  const uintptr_t last = reinterpret_cast<uintptr_t>(end) & ~uintptr_t{15};
+  if (last > first) {
+    asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;\n" ::"l"(first), "r"(static_cast<uint32_t>(last - first)));
+  }
+#else
+  (void)begin, (void)end;
+#endif
+}
+
 // Programmatic dependent launch (Hopper): a kernel launched with
 // LaunchAfterPrevious may start while the kernel before it in the stream
 // finishes; it must call WaitForPreviousKernel before reading that kernel's
