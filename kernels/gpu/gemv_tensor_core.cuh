@@ -280,9 +280,9 @@ constexpr int kGemmMinBlocks = T == GgmlType::kMXFP4 ? 4 : 0;
 
 // Steps of its first item each warp asks L2 for (PrefetchToL2) before it
 // waits for the quantizer. On an H200 (one A/B run, three rounds, batch 8
-// GB/s, none against 2): Q8_0 2695-2710 against 2905-2929, Q4_0 2363-2383
-// against 2399-2416, the others within 1%; GEMM at batch 64 1-3% faster
-// (MXFP4 75.3-76.0 against 77.5-78.3 TFLOP/s). 4 steps gained nothing more
+// GB/s, none against 2): Q8_0 2695-2710 against 2909-2950, Q4_0 2363-2383
+// against 2408-2415, the others within 1%; GEMM at batch 64 1-4% faster
+// (MXFP4 75.3-76.0 against 77.8-78.1 TFLOP/s). 4 steps gained nothing more
 // (Q4_0 lost 2% against 2).
 constexpr int kTensorCorePrefetchSteps = 2;
 
