@@ -6,7 +6,9 @@
 //   value[i] = d[i / 16] * code[i] - m[i / 16]
 // Types whose two halves share one scale (kSplitScales false) fill d[0] and
 // m[0] only; types whose values need no offset (kOffset false: m is always
-// 0) leave m unset. The decoders read blocks staged in shared memory, which has
+// 0) leave m unset. A decoder fills a FragSlice with Decode, or, where it
+// shares its scales (SharesScales below), with Codes (lo, hi) and Scales
+// (d, m). The decoders read blocks staged in shared memory, which has
 // slack past every block, so MXFP4's unaligned words may read a little past
 // its block.
 #pragma once
@@ -182,11 +184,6 @@ struct FragBlock<T::kQ4_K> {
     const float2 s = K4Scales<S>(b, j);
     f.d[0] = s.x, f.m[0] = s.y;
   }
-  template <LoadMode S>
-  __device__ static void Decode(const uint8_t* b, int j, int t, FragSlice& f) {
-    Codes<S>(b, j, t, f);
-    Scales<S>(b, j, f);
-  }
 };
 template <>
 struct FragBlock<T::kQ5_K> {
@@ -244,11 +241,6 @@ struct FragBlock<T::kIQ4_XS> {  // 136-byte blocks: 8-aligned
     LoadAligned<2, 8, S>(b, head);
     f.d[0] = Iq4XsScale(head, j);
   }
-  template <LoadMode S, NibbleTable K = NibbleTable::kIq4nl>
-  __device__ static void Decode(const uint8_t* b, int j, int t, FragSlice& f) {
-    Codes<S, K>(b, j, t, f);
-    Scales<S>(b, j, f);
-  }
 };
 
 template <GgmlType T>
@@ -261,13 +253,12 @@ constexpr bool kHasFragDecoder = FragBlock<T>::kDefined;
 // 73.4-73.7), so only the GEMV's kernel takes it.
 template <GgmlType T>
 struct Iq4CarriesFrag : FragBlock<T> {
-  template <LoadMode S>
+  template <LoadMode S>  // IQ4_NL
   __device__ static void Decode(const uint8_t* b, int j, int t, FragSlice& f) {
     FragBlock<T>::template Decode<S, NibbleTable::kIq4nlCarries>(b, j, t, f);
   }
-  template <LoadMode S>
+  template <LoadMode S>  // IQ4_XS, which shares its scales
   __device__ static void Codes(const uint8_t* b, int j, int t, FragSlice& f) {
-    // Instantiated for IQ4_XS only: IQ4_NL's decoder does not share scales.
     FragBlock<T>::template Codes<S, NibbleTable::kIq4nlCarries>(b, j, t, f);
   }
 };
@@ -277,8 +268,9 @@ struct Iq4CarriesFrag : FragBlock<T> {
 // of one chunk in four and trade them (TensorCoreStep). Q4_K and IQ4_XS
 // do; on an H200 (one A/B run, three rounds, batch 8 GB/s, each decoding
 // its own against sharing) IQ4_XS went from 1795-1822 to 1967-1991 and
-// Q4_K from 2308-2324 to 2336-2339, while MXFP4 and Q6_K stayed level and
-// Q5_K lost 2% (2339-2344 against 2291-2326); Q6_K's GEMM lost 1.5%.
+// Q4_K from 2308-2324 to 2336-2339, and their GEMMs (batch 64) 1-2%
+// faster, while MXFP4 and Q6_K stayed level and Q5_K lost 2% (2339-2344
+// against 2291-2326); Q6_K's GEMM lost 1.5%.
 template <class Frag>
 constexpr bool SharesScales() {
   if constexpr (requires { Frag::kShareScales; }) {
