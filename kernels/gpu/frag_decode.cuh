@@ -5,10 +5,12 @@
 // the chunk's affine terms in IntChunk's form:
 //   value[i] = d[i / 16] * code[i] - m[i / 16]
 // Types whose two halves share one scale (kSplitScales false) fill d[0] and
-// m[0] only; types whose values need no offset (kOffset false: m is always
-// 0) leave m unset. A decoder fills a FragSlice with Decode, or, where it
-// shares its scales (SharesScales below), with Codes (lo, hi) and Scales
-// (d, m). The decoders read blocks staged in shared memory, which has
+// m[0] only (m[1] too with kSplitMins, SplitMins below); types whose values
+// need no offset (kOffset false: m is always 0) leave m unset. A decoder
+// fills a FragSlice with Decode, or, where it shares its scales
+// (SharesScales below), with Codes (lo, hi) and Scales (d, m); a codebook
+// decoder (frag_decode_codebooks.cuh) takes its table as an argument of
+// Decode. The decoders read blocks staged in shared memory, which has
 // slack past every block, so MXFP4's unaligned words may read a little past
 // its block.
 #pragma once
@@ -275,6 +277,17 @@ template <class Frag>
 constexpr bool SharesScales() {
   if constexpr (requires { Frag::kShareScales; }) {
     return Frag::kShareScales;
+  } else {
+    return false;
+  }
+}
+
+// Whether a decoder with one scale per chunk (kSplitScales false) still
+// gives each half of it its own min (m[0], m[1]; kSplitMins).
+template <class Frag>
+constexpr bool SplitMins() {
+  if constexpr (requires { Frag::kSplitMins; }) {
+    return Frag::kSplitMins;
   } else {
     return false;
   }

@@ -20,7 +20,7 @@
 
 #include <atomic>
 
-#include "frag_decode.cuh"
+#include "frag_decoders.cuh"
 #include "gemv_params.cuh"
 #include "span_stage.cuh"
 #include "vt/kernels/gpu/kernels.h"
@@ -71,7 +71,11 @@ __device__ __forceinline__ void TileProduct(const FragSlice (&w)[2], uint2 x, co
       const FragSlice& r = w[j / 2];
       const float4& a = s[j % 2];
       acc[j] = fmaf(r.d[0] * a.x, BiasedDot(d[j]), acc[j]);
-      if constexpr (Frag::kOffset) acc[j] = fmaf(-r.m[0], a.y, acc[j]);
+      if constexpr (Frag::kOffset && SplitMins<Frag>()) {
+        acc[j] -= fmaf(r.m[0], a.z, r.m[1] * a.w);
+      } else if constexpr (Frag::kOffset) {
+        acc[j] = fmaf(-r.m[0], a.y, acc[j]);
+      }
     }
   } else {
     int low[4], high[4];
@@ -92,6 +96,27 @@ __device__ __forceinline__ void TileProduct(const FragSlice (&w)[2], uint2 x, co
 // does, so an unrolled loop tests only the later ones).
 __device__ __forceinline__ bool TileInBatch(const GemvParams& p, int c) { return c == 0 || c * kQ8TileColumns < p.batch; }
 
+// The words of a decoder's codebook (Frag::kCodebookWords), 0 for a
+// decoder without one.
+template <class Frag>
+constexpr int CodebookSize() {
+  if constexpr (requires { Frag::kCodebookWords; }) {
+    return Frag::kCodebookWords;
+  } else {
+    return 0;
+  }
+}
+
+// Frag's slice of chunk j of block b, handing a codebook decoder `grid`.
+template <class Frag>
+__device__ __forceinline__ void DecodeSlice(const uint8_t* b, int j, int t, const uint32_t* grid, FragSlice& f) {
+  if constexpr (CodebookSize<Frag>() > 0) {
+    Frag::template Decode<LoadMode::kCached>(b, j, t, grid, f);
+  } else {
+    Frag::template Decode<LoadMode::kCached>(b, j, t, f);
+  }
+}
+
 // One step (kStepChunks chunks, fewer when kWhole is false and the row
 // ends first) of this thread's two rows, g and g + 8 of the tile, whose
 // blocks start at span_a and span_b, times the tiles of 8 activations that
@@ -99,7 +124,7 @@ __device__ __forceinline__ bool TileInBatch(const GemvParams& p, int c) { return
 // once for all the tiles. `first`: the step's first chunk in the row.
 template <GgmlType T, bool kWhole, int kTiles>
 __device__ __forceinline__ void TensorCoreStep(const GemvParams& p, const uint8_t* span_a, const uint8_t* span_b,
-                                               int first, float (&acc)[kTiles][4]) {
+                                               int first, const uint32_t* grid, float (&acc)[kTiles][4]) {
   using B = Block<T>;
   using Frag = TileFrag<T, kTiles>;
   constexpr int kChunksPerBlock = B::kValues / 32;
@@ -144,8 +169,8 @@ __device__ __forceinline__ void TensorCoreStep(const GemvParams& p, const uint8_
         }
       }
     } else {
-      Frag::template Decode<LoadMode::kCached>(span_a + offset, i % kChunksPerBlock, t, w[0]);
-      Frag::template Decode<LoadMode::kCached>(span_b + offset, i % kChunksPerBlock, t, w[1]);
+      DecodeSlice<Frag>(span_a + offset, i % kChunksPerBlock, t, grid, w[0]);
+      DecodeSlice<Frag>(span_b + offset, i % kChunksPerBlock, t, grid, w[1]);
     }
 #pragma unroll
     for (int c = 0; c < kTiles; ++c) {
@@ -304,6 +329,23 @@ __global__ void __launch_bounds__(kTensorCoreThreads, kTiles == 1 ? kTensorCoreM
   uint4* rows = staged[warp_in_block];
   TilePosition at{begin / steps, static_cast<int>(begin % steps), nullptr};
   at.start = p.weights + at.tile * kTileRows * p.row_bytes + static_cast<int64_t>(at.step) * S::kSpanBytes;
+  // A codebook decoder's table, copied into shared memory while the
+  // quantizer finishes (it is a constant). Against reading it from global
+  // memory, on an H200 (one A/B run, three rounds, batch 8 GB/s): IQ2_XXS
+  // 710-713 / 748-751, IQ2_XS 767-770 / 846-853, IQ2_S 832-838 / 891-895,
+  // IQ3_XXS 1093-1096 / 1181-1189, IQ3_S 1247-1257 / 1306-1316, IQ1_S
+  // 629-636 / 709-712, IQ1_M 524-527 / 560-563; GEMMs 4-12% faster.
+  using Frag = TileFrag<T, kTiles>;
+  constexpr int kGridWords = CodebookSize<Frag>();
+  static_assert(kGridWords % 4 == 0, "whole 16-byte pieces");
+  __shared__ uint4 grid_copy[kGridWords > 0 ? kGridWords / 4 : 1];
+  const uint32_t* grid = nullptr;
+  if constexpr (kGridWords > 0) {
+    const uint4* table = reinterpret_cast<const uint4*>(Frag::Codebook());
+    for (int i = static_cast<int>(threadIdx.x); i < kGridWords / 4; i += kTensorCoreThreads) grid_copy[i] = table[i];
+    __syncthreads();
+    grid = reinterpret_cast<const uint32_t*>(grid_copy);
+  }
   if (kTensorCorePrefetchSteps > 0 && begin < end && lane < kTileRows) {
     // The first steps' rows, while the quantizer finishes (PrefetchToL2).
     const uint8_t* span = SpanStart(p, at, lane);
@@ -332,9 +374,9 @@ __global__ void __launch_bounds__(kTensorCoreThreads, kTiles == 1 ? kTensorCoreM
                             (reinterpret_cast<uintptr_t>(SpanStart(p, at, g + 8)) & 15);
     const int first = at.step * kStepChunks;
     if (first + kStepChunks <= p.chunks) {
-      TensorCoreStep<T, true, kTiles>(p, span_a, span_b, first, acc);
+      TensorCoreStep<T, true, kTiles>(p, span_a, span_b, first, grid, acc);
     } else {
-      TensorCoreStep<T, false, kTiles>(p, span_a, span_b, first, acc);
+      TensorCoreStep<T, false, kTiles>(p, span_a, span_b, first, grid, acc);
     }
     if (next_at.tile != at.tile || item + 1 == end) {
 #pragma unroll
@@ -393,17 +435,29 @@ cudaError_t LaunchTensorCoreGemv(const GemvParams& p, cudaStream_t stream) {
 // dp4a 2158 / 1897 GB/s at batch 3 / 4, tensor cores 2194 / 2191; Q4_K:
 // dp4a 2201 / 1984, tensor cores 2097 / 2104; MXFP4: dp4a 1464 / 1291 at
 // batch 4 / 5, tensor cores 1433 at both; IQ4_XS: dp4a 1606 / 1462 at batch
-// 5 / 6, tensor cores 1467-1481.
+// 5 / 6, tensor cores 1467-1481; Q2_K: dp4a 1176-1183 at batch 4, tensor
+// cores 1217-1230; IQ2_XXS: dp4a 757 / 701-703 at batch 5 / 6, tensor cores
+// 748-753; IQ1_M: dp4a 608-610 / 555-559 at batch 3 / 4, tensor cores
+// 560-563; TQ1_0: dp4a 602-604 at batch 2, tensor cores 919-924. NVFP4's
+// tensor-core GEMV (812-816 at every batch, dp4a 977-979 at batch 8) never
+// wins, so only its GEMM takes the tensor cores.
 template <GgmlType T>
 constexpr int TensorCoreMinBatch() {
   switch (T) {
+    case GgmlType::kTQ1_0: return 2;
     case GgmlType::kQ4_1:
+    case GgmlType::kQ2_K:
     case GgmlType::kQ4_K:
     case GgmlType::kQ5_K:
-    case GgmlType::kIQ4_NL: return 4;
+    case GgmlType::kIQ4_NL:
+    case GgmlType::kIQ2_XS:
+    case GgmlType::kIQ2_S:
+    case GgmlType::kIQ1_M: return 4;
     case GgmlType::kMXFP4: return 5;
-    case GgmlType::kIQ4_XS: return 6;
-    default: return 3;  // Q4_0, Q5_0, Q5_1, Q8_0, Q6_K
+    case GgmlType::kIQ4_XS:
+    case GgmlType::kIQ2_XXS: return 6;
+    case GgmlType::kNVFP4: return kMaxGemvBatch + 1;
+    default: return 3;  // Q4_0, Q5_0, Q5_1, Q8_0, Q3_K, Q6_K, IQ3_XXS, IQ3_S, IQ1_S, TQ2_0, Q1_0, Q2_0
   }
 }
 template <GgmlType T>

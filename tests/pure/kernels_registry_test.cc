@@ -56,13 +56,15 @@ TEST_CASE("the CUDA and ROCm tables claim only what the GPU kernels execute", "[
     CHECK(gpu::KeepQuantGemvTypes(kind).empty());
     CHECK(gpu::Int8GemmTypes(kind).empty());
   }
-  // The int8 tensor-core GEMM: eleven block types on CUDA, none on ROCm
-  // (no AMD GPU to measure an MFMA kernel on).
+  // The int8 tensor-core GEMM: every keep-quant block type on CUDA (the
+  // plain floats and the activation formats have no fragment decoder),
+  // none on ROCm (no AMD GPU to measure an MFMA kernel on).
   const GgmlTypeSet int8_gemm = gpu::Int8GemmTypes(DeviceKind::kCuda);
-  CHECK(int8_gemm.size() == 11);
-  CHECK((int8_gemm.mask() & ~gpu::KeepQuantGemvTypes(DeviceKind::kCuda).mask()) == 0);
-  CHECK(int8_gemm.Contains(GgmlType::kQ4_K));
-  CHECK_FALSE(int8_gemm.Contains(GgmlType::kIQ2_XXS));
+  CHECK(int8_gemm == gpu::KeepQuantGemvTypes(DeviceKind::kCuda));
+  CHECK(int8_gemm.size() == 25);
+  CHECK(int8_gemm.Contains(GgmlType::kIQ2_XXS));
+  CHECK_FALSE(int8_gemm.Contains(GgmlType::kBF16));
+  CHECK_FALSE(int8_gemm.Contains(GgmlType::kQ8_K));
   CHECK(gpu::Int8GemmTypes(DeviceKind::kRocm).empty());
 }
 

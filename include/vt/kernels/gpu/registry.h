@@ -41,13 +41,16 @@ constexpr GgmlTypeSet SetOf(const std::array<GgmlType, N>& types) {
   return set;
 }
 
-// The block types with a tensor-core (int8 mma) GEMV on CUDA: batch 3-8 of
-// the GEMV (from a batch chosen per type) and every batch of the GEMM run
-// there. The kernels' fragment decoders must cover exactly these (a
+// The block types with a tensor-core (int8 mma) GEMV on CUDA: the GEMV from
+// a batch chosen per type (2-8; never for NVFP4, whose dp4a kernel measured
+// faster) and every batch of the GEMM run there. The kernels' fragment decoders must cover exactly these (a
 // static_assert in gemv.cu).
-inline constexpr std::array<GgmlType, 11> kTensorCoreGemvTypes = {
-    GgmlType::kQ4_0, GgmlType::kQ4_1, GgmlType::kQ5_0,   GgmlType::kQ5_1,   GgmlType::kQ8_0, GgmlType::kQ4_K,
-    GgmlType::kQ5_K, GgmlType::kQ6_K, GgmlType::kIQ4_NL, GgmlType::kIQ4_XS, GgmlType::kMXFP4};
+inline constexpr std::array<GgmlType, 25> kTensorCoreGemvTypes = {
+    GgmlType::kQ4_0,   GgmlType::kQ4_1,   GgmlType::kQ5_0,   GgmlType::kQ5_1,  GgmlType::kQ8_0,
+    GgmlType::kQ2_K,   GgmlType::kQ3_K,   GgmlType::kQ4_K,   GgmlType::kQ5_K,  GgmlType::kQ6_K,
+    GgmlType::kIQ2_XXS, GgmlType::kIQ2_XS, GgmlType::kIQ3_XXS, GgmlType::kIQ1_S, GgmlType::kIQ4_NL,
+    GgmlType::kIQ3_S,  GgmlType::kIQ2_S,  GgmlType::kIQ4_XS,  GgmlType::kIQ1_M, GgmlType::kTQ1_0,
+    GgmlType::kTQ2_0,  GgmlType::kMXFP4,  GgmlType::kNVFP4,   GgmlType::kQ1_0,  GgmlType::kQ2_0};
 
 // Whether the GEMV of `type` runs on integer codes (kIntegerGemvTypes).
 constexpr bool UsesIntegerGemv(GgmlType type) { return SetOf(kIntegerGemvTypes).Contains(type); }
@@ -88,8 +91,9 @@ constexpr GgmlTypeSet KeepQuantGemvTypes(DeviceKind kind) {
 
 // Block types whose GEMM on this kind of GPU quantizes the activations to
 // int8 per 32 values and passes over the weights once per eight of them on
-// tensor cores (kTensorCoreGemvTypes, CUDA only). The other types decode
-// weight tiles to floats: TF32 tensor cores on CUDA, FMAs on HIP.
+// tensor cores (kTensorCoreGemvTypes, CUDA only: every block type). The
+// other types (on CUDA the plain floats) decode weight tiles to floats:
+// TF32 tensor cores on CUDA, FMAs on HIP.
 constexpr GgmlTypeSet Int8GemmTypes(DeviceKind kind) {
   return kind == DeviceKind::kCuda ? SetOf(kTensorCoreGemvTypes) : GgmlTypeSet{};
 }

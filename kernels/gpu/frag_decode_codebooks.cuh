@@ -1,0 +1,195 @@
+// Fragment decoders (frag_decode.cuh's FragSlice contract) for the codebook
+// I-quants: chunk j of a 256-value block, of which thread t decodes the
+// four values 4t..4t+3 (lo) and 16+4t..16+4t+3 (hi). A codebook entry
+// covers eight values (IQ2, IQ1) or four (IQ3), so a thread looks up the
+// half (or the whole) of two entries: entry quad / 2, half quad % 2, for
+// quads t and 4 + t.
+#pragma once
+
+#include "frag_decode.cuh"
+
+namespace vt::gpu {
+
+// Each decoder names its codebook as words (kCodebookWords of them, at
+// Codebook()); the tensor-core kernel hands Decode a copy of them in shared
+// memory (`grid`).
+template <class V, size_t N>
+__device__ __forceinline__ const uint32_t* CodebookWords(const V (&table)[N]) {
+  return reinterpret_cast<const uint32_t*>(table);
+}
+template <class V, size_t N>
+constexpr int WordsOf(const V (&)[N]) {
+  return static_cast<int>(N * sizeof(V) / 4);
+}
+
+// Half `half` (values 4 half .. 4 half + 3) of eight-byte grid entry `index`.
+__device__ __forceinline__ uint32_t GridHalf(const uint32_t* grid, uint32_t index, int half) {
+  return grid[2 * index + half];
+}
+
+// Four unsigned grid bytes, negated where bit i of `signs` (0..15) is set.
+// Grid bytes are never 0 in the IQ2 / IQ3 codebooks, so the byte-wise
+// two's complement (x ^ 0xFF) + 1 never carries into a neighbour.
+__device__ __forceinline__ int SignedGridQuad(uint32_t grid, uint32_t signs) {
+  const uint32_t ones = ((signs & 15u) * 0x00204081u) & 0x01010101u;  // bit i to byte i
+  return static_cast<int>((grid ^ (ones * 0xFFu)) + ones);
+}
+
+// Nibble `half` of the eight signs that a 7-bit ggml sign field stands for:
+// its seven bits, and as bit 7 their parity (what ggml's ksigns_iq2xs table
+// holds), worked out instead of looked up.
+__device__ __forceinline__ uint32_t SignNibble(uint32_t seven, int half) {
+  const uint32_t eight = seven | ((static_cast<uint32_t>(__popc(seven)) & 1u) << 7);
+  return (eight >> (4 * half)) & 15u;
+}
+
+template <>
+struct FragBlock<T::kIQ2_XXS> {  // 66-byte blocks: 2-aligned
+  static constexpr bool kDefined = true, kSplitScales = false, kOffset = false;
+  static constexpr int kCodebookWords = WordsOf(iq_constants::kIq2xxsGrid);
+  __device__ static const uint32_t* Codebook() { return CodebookWords(iq::kIq2xxsGrid); }
+  template <LoadMode S>
+  __device__ static void Decode(const uint8_t* b, int j, int t, const uint32_t* grid, FragSlice& f) {
+    const uint32_t indices = WordAt2<S>(b + 2 + 8 * j), signs = WordAt2<S>(b + 6 + 8 * j);
+    const int half = t % 2;
+    auto quad = [&](int l) {
+      return SignedGridQuad(GridHalf(grid, (indices >> (8 * l)) & 0xFFu, half),
+                            SignNibble((signs >> (7 * l)) & 127u, half));
+    };
+    f.lo = quad(t / 2);
+    f.hi = quad(2 + t / 2);
+    f.d[0] = AlignedHalfAt(b) * (0.5f + F(static_cast<int>(signs >> 28))) * 0.25f;
+  }
+};
+// IQ2_XS / IQ2_S: one 4-bit scale per half of the chunk, d (0.5 + s) / 4.
+__device__ __forceinline__ void SetIq2HalfScales(float d, uint32_t scales, FragSlice& f) {
+  f.d[0] = d * (0.5f + F(static_cast<int>(scales & 15u))) * 0.25f;
+  f.d[1] = d * (0.5f + F(static_cast<int>((scales >> 4) & 15u))) * 0.25f;
+}
+template <>
+struct FragBlock<T::kIQ2_XS> {  // 74-byte blocks: 2-aligned
+  static constexpr bool kDefined = true, kSplitScales = true, kOffset = false;
+  static constexpr int kCodebookWords = WordsOf(iq_constants::kIq2xsGrid);
+  __device__ static const uint32_t* Codebook() { return CodebookWords(iq::kIq2xsGrid); }
+  template <LoadMode S>
+  __device__ static void Decode(const uint8_t* b, int j, int t, const uint32_t* grid, FragSlice& f) {
+    const int half = t % 2;
+    auto quad = [&](int l) {  // entry l: a 9-bit grid index and 7 sign bits
+      const uint32_t q = AlignedU16At(b + 2 + 8 * j + 2 * l);
+      return SignedGridQuad(GridHalf(grid, q & 511u, half), SignNibble(q >> 9, half));
+    };
+    f.lo = quad(t / 2);
+    f.hi = quad(2 + t / 2);
+    SetIq2HalfScales(AlignedHalfAt(b), b[66 + j], f);
+  }
+};
+template <>
+struct FragBlock<T::kIQ2_S> {  // 82-byte blocks: 2-aligned
+  static constexpr bool kDefined = true, kSplitScales = true, kOffset = false;
+  static constexpr int kCodebookWords = WordsOf(iq_constants::kIq2sGrid);
+  __device__ static const uint32_t* Codebook() { return CodebookWords(iq::kIq2sGrid); }
+  template <LoadMode S>
+  __device__ static void Decode(const uint8_t* b, int j, int t, const uint32_t* grid, FragSlice& f) {
+    const int half = t % 2;
+    const uint32_t qh = b[66 + j];
+    auto quad = [&](int l) {  // entry l: 8 + 2 index bits, 8 sign bits
+      const uint32_t index = b[2 + 4 * j + l] | ((qh << (8 - 2 * l)) & 0x300u);
+      return SignedGridQuad(GridHalf(grid, index, half), b[34 + 4 * j + l] >> (4 * half));
+    };
+    f.lo = quad(t / 2);
+    f.hi = quad(2 + t / 2);
+    SetIq2HalfScales(AlignedHalfAt(b), b[74 + j], f);
+  }
+};
+// IQ3: four-value entries, so quad e is entry e, its signs nibble e % 2 of
+// sign field e / 2.
+template <>
+struct FragBlock<T::kIQ3_XXS> {  // 98-byte blocks: 2-aligned
+  static constexpr bool kDefined = true, kSplitScales = false, kOffset = false;
+  static constexpr int kCodebookWords = WordsOf(iq_constants::kIq3xxsGrid);
+  __device__ static const uint32_t* Codebook() { return CodebookWords(iq::kIq3xxsGrid); }
+  template <LoadMode S>
+  __device__ static void Decode(const uint8_t* b, int j, int t, const uint32_t* grid, FragSlice& f) {
+    const uint32_t aux = WordAt2<S>(b + 66 + 4 * j);  // four 7-bit sign fields, then the scale
+    auto quad = [&](int e) {
+      return SignedGridQuad(grid[b[2 + 8 * j + e]], SignNibble((aux >> (7 * (e / 2))) & 127u, e % 2));
+    };
+    f.lo = quad(t);
+    f.hi = quad(4 + t);
+    f.d[0] = AlignedHalfAt(b) * (0.5f + F(static_cast<int>(aux >> 28))) * 0.5f;
+  }
+};
+template <>
+struct FragBlock<T::kIQ3_S> {  // 110-byte blocks: 2-aligned
+  static constexpr bool kDefined = true, kSplitScales = false, kOffset = false;
+  static constexpr int kCodebookWords = WordsOf(iq_constants::kIq3sGrid);
+  __device__ static const uint32_t* Codebook() { return CodebookWords(iq::kIq3sGrid); }
+  template <LoadMode S>
+  __device__ static void Decode(const uint8_t* b, int j, int t, const uint32_t* grid, FragSlice& f) {
+    const uint32_t qh = b[66 + j];  // bit e: entry e's ninth index bit
+    auto quad = [&](int e) {
+      const uint32_t index = b[2 + 8 * j + e] | ((qh << (8 - e)) & 256u);
+      return SignedGridQuad(grid[index], b[74 + 4 * j + e / 2] >> (4 * (e % 2)));
+    };
+    f.lo = quad(t);
+    f.hi = quad(4 + t);
+    const uint32_t scale = (b[106 + j / 2] >> (4 * (j % 2))) & 15u;
+    f.d[0] = AlignedHalfAt(b) * F(static_cast<int>(1 + 2 * scale));
+  }
+};
+// IQ1_S: value dl (grid + delta), grid bytes already signed (-1, 0, 1); the
+// delta is the offset term, one per chunk.
+template <>
+struct FragBlock<T::kIQ1_S> {  // 50-byte blocks: 2-aligned
+  static constexpr bool kDefined = true, kSplitScales = false, kOffset = true;
+  static constexpr int kCodebookWords = WordsOf(iq_constants::kIq1sGrid);
+  __device__ static const uint32_t* Codebook() { return CodebookWords(iq::kIq1sGrid); }
+  template <LoadMode S>
+  __device__ static void Decode(const uint8_t* b, int j, int t, const uint32_t* grid, FragSlice& f) {
+    const int half = t % 2;
+    const uint32_t qh = AlignedU16At(b + 34 + 2 * j);
+    auto quad = [&](int l) {
+      return static_cast<int>(GridHalf(grid, b[2 + 4 * j + l] | (((qh >> (3 * l)) & 7u) << 8), half));
+    };
+    f.lo = quad(t / 2);
+    f.hi = quad(2 + t / 2);
+    const float dl = AlignedHalfAt(b) * F(static_cast<int>(2 * ((qh >> 12) & 7u) + 1));
+    f.d[0] = dl;
+    f.m[0] = (qh & 0x8000u) ? dl * kIq1Delta : -dl * kIq1Delta;
+  }
+};
+// IQ1_M: per entry 8 grid + 8 delta (delta +-1/8 per entry, so odd codes in
+// -9..9) under scale dl / 8; one 3-bit scale per half of the chunk, and the
+// block's f16 scale spread over the top nibbles of its four scale words.
+template <>
+struct FragBlock<T::kIQ1_M> {  // 56-byte blocks: 8-aligned
+  static constexpr bool kDefined = true, kSplitScales = true, kOffset = false;
+  static constexpr int kCodebookWords = WordsOf(iq_constants::kIq1sGrid);
+  __device__ static const uint32_t* Codebook() { return CodebookWords(iq::kIq1sGrid); }
+  template <LoadMode S>
+  __device__ static void Decode(const uint8_t* b, int j, int t, const uint32_t* grid, FragSlice& f) {
+    const int half = t % 2;
+    auto quad = [&](int l) {
+      const uint32_t high = b[32 + 2 * j + l / 2];
+      const uint32_t index = b[4 * j + l] | (((l % 2) ? (high << 4) : (high << 8)) & 0x700u);
+      const bool negative = (l % 2) ? (high & 0x80u) : (high & 0x08u);
+      const uint32_t delta = negative ? 0xFFFFFFFFu : 0x01010101u;  // 8 delta per byte
+      // 8 g is (g & 0x1F) << 3 in its byte for g in {-1, 0, 1}; the bytes
+      // add without carries between them (IntBlock<kIQ1_M>).
+      const uint32_t eight_g = (GridHalf(grid, index, half) & 0x1F1F1F1Fu) << 3;
+      return static_cast<int>(((eight_g & 0x7F7F7F7Fu) + (delta & 0x7F7F7F7Fu)) ^ ((eight_g ^ delta) & 0x80808080u));
+    };
+    f.lo = quad(t / 2);
+    f.hi = quad(2 + t / 2);
+    uint32_t sc[2];  // the four u16 scale words
+    LoadAligned<2, 8, S>(b + 48, sc);
+    const uint32_t d_bits = ((sc[0] >> 12) & 0x000Fu) | ((sc[0] >> 24) & 0x00F0u) | ((sc[1] >> 4) & 0x0F00u) |
+                            ((sc[1] >> 16) & 0xF000u);
+    const float d = HalfBitsToFloat(static_cast<uint16_t>(d_bits)) * 0.125f;
+    const uint32_t word = (sc[j / 4] >> (16 * ((j / 2) % 2))) >> (6 * (j % 2));  // u16 scale word j / 2
+    f.d[0] = d * F(static_cast<int>(2 * (word & 7u) + 1));
+    f.d[1] = d * F(static_cast<int>(2 * ((word >> 3) & 7u) + 1));
+  }
+};
+
+}  // namespace vt::gpu

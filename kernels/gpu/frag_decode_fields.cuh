@@ -1,0 +1,146 @@
+// Fragment decoders (frag_decode.cuh's FragSlice contract) for the types
+// whose codes are 1-3 bit fields or trits: Q2_K, Q3_K, TQ1_0, TQ2_0, Q1_0,
+// Q2_0, and NVFP4's 4-bit codes under 16-value scales. Thread t decodes
+// values 4t..4t+3 (lo) and 16+4t..16+4t+3 (hi) of chunk j of its block.
+// Where a type's values are its codes less a constant, the codes come out
+// signed (ToSigned) so the mma needs no offset term.
+#pragma once
+
+#include "frag_decode.cuh"
+
+namespace vt::gpu {
+
+// Four unsigned byte codes 0..kMax, each less kMinus (kMax + 0x80 - kMinus
+// within a byte, so nothing carries), as signed bytes.
+template <uint32_t kMinus, uint32_t kMax>
+__device__ __forceinline__ int ToSigned(uint32_t codes) {
+  static_assert(kMinus <= 0x80 && kMax + 0x80 - kMinus <= 0xFF, "no carries between bytes");
+  return static_cast<int>((codes + (0x80u - kMinus) * 0x01010101u) ^ 0x80808080u);
+}
+
+// Q2_K: 2-bit codes under a 4-bit scale and min per 16 values (value d sc
+// q - dmin m): chunk j's codes are bits 2 (j % 4) of the 32 bytes of half
+// j / 4 of qs.
+// Each half's codes come out multiplied by its scale (at most 3 * 15 = 45,
+// so one multiply per word carries nothing between bytes): the chunk has
+// one scale, d, and two mins (kSplitMins). On an H200 (one A/B run, three
+// rounds) batch 8 went from 1069-1081 to 1217-1225 GB/s and the GEMM at
+// batch 64 from 48.4 to 64.7 TFLOP/s against codes under split scales.
+template <>
+struct FragBlock<T::kQ2_K> {  // 84-byte blocks: 4-aligned
+  static constexpr bool kDefined = true, kSplitScales = false, kOffset = true, kSplitMins = true;
+  template <LoadMode S>
+  __device__ static void Decode(const uint8_t* b, int j, int t, FragSlice& f) {
+    const uint8_t* qs = b + 16 + 32 * (j / 4) + 4 * t;
+    const int shift = 2 * (j % 4);
+    const uint32_t scales = AlignedU16At(b + 2 * j);  // the two halves' scale bytes
+    f.lo = static_cast<int>(((WordAt<S>(qs) >> shift) & 0x03030303u) * (scales & 15u));
+    f.hi = static_cast<int>(((WordAt<S>(qs + 16) >> shift) & 0x03030303u) * ((scales >> 8) & 15u));
+    f.d[0] = AlignedHalfAt(b + 80);
+    const float dmin = AlignedHalfAt(b + 82);
+    f.m[0] = dmin * F(static_cast<int>((scales >> 4) & 15u));
+    f.m[1] = dmin * F(static_cast<int>((scales >> 12) & 15u));
+  }
+};
+// Q3_K: code low + 4 high stands for low + 4 high - 4, which is low where
+// the high bit is set and low | 0xFC (low - 4) where it is clear.
+template <>
+struct FragBlock<T::kQ3_K> {  // 110-byte blocks: 2-aligned
+  static constexpr bool kDefined = true, kSplitScales = true, kOffset = false;
+  template <LoadMode S>
+  __device__ static void Decode(const uint8_t* b, int j, int t, FragSlice& f) {
+    const uint8_t* qs = b + 32 + 32 * (j / 4) + 4 * t;
+    const int shift = 2 * (j % 4);
+    auto codes = [&](int offset) {
+      const uint32_t low = (WordAt2<S>(qs + offset) >> shift) & 0x03030303u;
+      const uint32_t clear = ~(WordAt2<S>(b + 4 * t + offset) >> j) & 0x01010101u;  // hmask bit j clear
+      return static_cast<int>(low | (clear * 0xFCu));
+    };
+    f.lo = codes(0);
+    f.hi = codes(16);
+    const float d = AlignedHalfAt(b + 108);
+    f.d[0] = d * F(Q3kScale(b + 96, 2 * j));
+    f.d[1] = d * F(Q3kScale(b + 96, 2 * j + 1));
+  }
+};
+// TQ2_0: 2-bit codes 0..2 for -1, 0, 1, laid out as Q2_K's.
+template <>
+struct FragBlock<T::kTQ2_0> {  // 66-byte blocks: 2-aligned
+  static constexpr bool kDefined = true, kSplitScales = false, kOffset = false;
+  template <LoadMode S>
+  __device__ static void Decode(const uint8_t* b, int j, int t, FragSlice& f) {
+    const uint8_t* qs = b + 32 * (j / 4) + 4 * t;
+    const int shift = 2 * (j % 4);
+    f.lo = ToSigned<1, 3>((WordAt2<S>(qs) >> shift) & 0x03030303u);
+    f.hi = ToSigned<1, 3>((WordAt2<S>(qs + 16) >> shift) & 0x03030303u);
+    f.d[0] = AlignedHalfAt(b + 64);
+  }
+};
+// TQ1_0: quad k of chunk j (Tq1Chunk's layout, int_decode_ternary.cuh) is
+// trit n of the four bytes of one source word, for -1, 0, 1.
+__device__ __forceinline__ int Tq1Quad(const uint8_t* b, int j, int k) {
+  const int source = j < 5 ? 4 * k : j < 7 || k < 4 ? 32 + 4 * (k % 4) : 48;
+  const int n = j < 5 ? j : j < 7 ? 2 * (j - 5) + k / 4 : k < 4 ? 4 : k - 4;
+  const uint32_t pow3 = n == 0 ? 1u : n == 1 ? 3u : n == 2 ? 9u : n == 3 ? 27u : 81u;
+  const uint32_t word = WordAt2<LoadMode::kCached>(b + source);
+  // Two bytes at once, one per 16-bit lane (see Tq1Chunk).
+  const uint32_t even = ((word & 0x00FF00FFu) * pow3) & 0x00FF00FFu;
+  const uint32_t odd = (((word >> 8) & 0x00FF00FFu) * pow3) & 0x00FF00FFu;
+  return ToSigned<1, 2>((((even * 3u) >> 8) & 0x00030003u) | ((odd * 3u) & 0x03000300u));
+}
+template <>
+struct FragBlock<T::kTQ1_0> {  // 54-byte blocks: 2-aligned
+  static constexpr bool kDefined = true, kSplitScales = false, kOffset = false;
+  template <LoadMode>
+  __device__ static void Decode(const uint8_t* b, int j, int t, FragSlice& f) {
+    f.lo = Tq1Quad(b, j, t);
+    f.hi = Tq1Quad(b, j, 4 + t);
+    f.d[0] = AlignedHalfAt(b + 52);
+  }
+};
+// Q1_0: bit i of the chunk's word is value i, +d where set, -d where clear.
+template <>
+struct FragBlock<T::kQ1_0> {  // 18-byte blocks of 128 values: 2-aligned
+  static constexpr bool kDefined = true, kSplitScales = false, kOffset = false;
+  template <LoadMode S>
+  __device__ static void Decode(const uint8_t* b, int j, int t, FragSlice& f) {
+    const uint32_t bits = WordAt2<S>(b + 2 + 4 * j);
+    f.lo = ToSigned<1, 2>(2 * BitsToBytes(bits >> (4 * t)));
+    f.hi = ToSigned<1, 2>(2 * BitsToBytes(bits >> (16 + 4 * t)));
+    f.d[0] = AlignedHalfAt(b);
+  }
+};
+// Q2_0: byte i of the chunk holds values 4i..4i+3 as 2-bit codes for -1..2.
+__device__ __forceinline__ int Q2_0Quad(uint32_t byte) {
+  return ToSigned<1, 3>((byte & 3u) | ((byte & 0x0Cu) << 6) | ((byte & 0x30u) << 12) | ((byte & 0xC0u) << 18));
+}
+template <>
+struct FragBlock<T::kQ2_0> {  // 18-byte blocks of 64 values: 2-aligned
+  static constexpr bool kDefined = true, kSplitScales = false, kOffset = false;
+  template <LoadMode>
+  __device__ static void Decode(const uint8_t* b, int j, int t, FragSlice& f) {
+    f.lo = Q2_0Quad(b[2 + 8 * j + t]);
+    f.hi = Q2_0Quad(b[6 + 8 * j + t]);
+    f.d[0] = AlignedHalfAt(b);
+  }
+};
+// NVFP4: chunk j is sub-blocks 2j (lo) and 2j + 1 (hi), each eight code
+// bytes whose low nibbles are its values 0..7 and high nibbles 8..15; so
+// values 4t.. are the low (t < 2) or high nibbles of word t % 2.
+template <>
+struct FragBlock<T::kNVFP4> {  // 36-byte blocks of 64 values: 4-aligned
+  static constexpr bool kDefined = true, kSplitScales = true, kOffset = false;
+  template <LoadMode S>
+  __device__ static void Decode(const uint8_t* b, int j, int t, FragSlice& f) {
+    const uint8_t* qs = b + 4 + 16 * j + 4 * (t % 2);
+    FragSlice first, second;
+    LookupNibbleWord<NibbleTable::kFp4>(WordAt<S>(qs), first);
+    LookupNibbleWord<NibbleTable::kFp4>(WordAt<S>(qs + 8), second);
+    f.lo = t < 2 ? first.lo : first.hi;
+    f.hi = t < 2 ? second.lo : second.hi;
+    f.d[0] = Ue4m3Half(b[2 * j]);
+    f.d[1] = Ue4m3Half(b[2 * j + 1]);
+  }
+};
+
+}  // namespace vt::gpu
