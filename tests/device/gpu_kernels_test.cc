@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <memory>
 #include <optional>
 #include <random>
 #include <vector>
@@ -176,6 +177,58 @@ TEST_CASE("GEMV matches the CPU kernels' dequantized dot, every decoded type, ba
     CheckGemv(type, {3, (1056 + per_block - 1) / per_block, 1}, rng);
     CheckGemv(type, {300, (139 + per_block - 1) / per_block, 5}, rng);
     CheckGemv(type, {70, (17 + per_block - 1) / per_block, 7}, rng);
+  }
+}
+
+// Launches queued back to back on one workspace overlap on the device: each
+// quantizer may start while the GEMV before it runs, and each GEMV while its
+// quantizer runs (programmatic dependent launch). Every launch must still
+// see its own activations: eight launches, alternating batch 1 and 2, each
+// with its own x and y, checked after the last.
+TEST_CASE("back-to-back GEMVs on one workspace each see their own activations", "[gpu][gemv]") {
+  const uint64_t seed = FreshSeed();
+  INFO("seed " << seed);
+  std::mt19937_64 rng(seed);
+  constexpr int kLaunches = 8;
+  constexpr int64_t kRows = 3000, kK = 4096;
+  for (GgmlType type : {GgmlType::kQ4_K, GgmlType::kQ6_K, GgmlType::kIQ2_XS, GgmlType::kMXFP4}) {
+    CAPTURE(NameOf(type));
+    const std::vector<uint8_t> w = testing::RandomBlocks(type, kRows * kK, rng);
+    const std::vector<float> w_values = testing::Dequantized(type, w, kRows * kK);
+    DeviceArray<uint8_t> device_w(w);
+    const size_t workspace_bytes = gpu::GemvWorkspaceBytes(kK, 2);
+    DeviceArray<uint8_t> workspace(workspace_bytes);
+    std::vector<std::vector<float>> xs;
+    std::vector<std::unique_ptr<DeviceArray<float>>> device_xs, ys;
+    for (int i = 0; i < kLaunches; ++i) {
+      xs.push_back(testing::RandomFloats(static_cast<size_t>(kK * (1 + i % 2)), rng));
+      device_xs.push_back(std::make_unique<DeviceArray<float>>(xs.back()));
+      ys.push_back(std::make_unique<DeviceArray<float>>(static_cast<size_t>(kRows * (1 + i % 2))));
+      ys.back()->Poison(kPoisonByte);
+    }
+    for (int i = 0; i < kLaunches; ++i) {
+      const gpu::GemvArgs args =
+          Matmul(type, device_w.get(), kRows, kK, device_xs[i]->get(), 1 + i % 2, ys[i]->get());
+      const gpu::LaunchStatus status = gpu::Gemv(args, workspace.get(), workspace_bytes, nullptr);
+      INFO(status.error);
+      REQUIRE(status.ok());
+    }
+    int failures = 0;
+    for (int i = 0; i < kLaunches; ++i) {
+      const std::vector<float> got = ys[i]->Download();
+      for (int b = 0; b <= i % 2; ++b) {
+        for (int64_t r = 0; r < kRows; ++r) {
+          const testing::Expected e =
+              testing::ExpectedDot(w_values.data() + r * kK, xs[i].data() + b * kK, kK, true);
+          const float g = got[static_cast<size_t>(b * kRows + r)];
+          if (!(std::fabs(g - e.value) <= e.tolerance) && ++failures <= 3) {
+            UNSCOPED_INFO("launch " << i << " activation " << b << " row " << r << ": got " << g << ", want "
+                                    << e.value << " +- " << e.tolerance);
+          }
+        }
+      }
+    }
+    CHECK(failures == 0);
   }
 }
 
