@@ -293,13 +293,22 @@ constexpr bool SplitMins() {
   }
 }
 
+// A decoder with Codes and Scales as well as Decode, sharing its scales.
+template <class Frag>
+struct SharedScalesFrag : Frag {
+  static constexpr bool kShareScales = true;
+};
+
 // The decoder of a tensor-core kernel of type T with kTiles tiles of 8
 // activations: FragBlock<T>, but for the GEMV's (one tile) Fp4OffsetFrag
-// for MXFP4 and Iq4CarriesFrag for IQ4_NL and IQ4_XS.
+// for MXFP4, Iq4CarriesFrag for IQ4_NL and IQ4_XS, and IQ1_M's sharing its
+// scales. The specializations of FragBlock (frag_decoders.cuh) must all be
+// declared before a kernel names a TileFrag.
 template <GgmlType T, int kTiles>
 using TileFrag = std::conditional_t<
     kTiles == 1 && T == GgmlType::kMXFP4, Fp4OffsetFrag,
     std::conditional_t<kTiles == 1 && (T == GgmlType::kIQ4_NL || T == GgmlType::kIQ4_XS), Iq4CarriesFrag<T>,
-                       FragBlock<T>>>;
+                       std::conditional_t<kTiles == 1 && T == GgmlType::kIQ1_M, SharedScalesFrag<FragBlock<T>>,
+                                          FragBlock<T>>>>;
 
 }  // namespace vt::gpu

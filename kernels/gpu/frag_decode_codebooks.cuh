@@ -161,13 +161,17 @@ struct FragBlock<T::kIQ1_S> {  // 50-byte blocks: 2-aligned
 // IQ1_M: per entry 8 grid + 8 delta (delta +-1/8 per entry, so odd codes in
 // -9..9) under scale dl / 8; one 3-bit scale per half of the chunk, and the
 // block's f16 scale spread over the top nibbles of its four scale words.
+// Its GEMV shares the scales (IQ1_M's TileFrag); its GEMM decodes each
+// chunk's own. On an H200 (one A/B run, three rounds) sharing took batch 8
+// from 559-561 to 597-599 GB/s, but the GEMM at batch 64 from 67.4-67.9 down
+// to 55.8-55.9 TFLOP/s.
 template <>
 struct FragBlock<T::kIQ1_M> {  // 56-byte blocks: 8-aligned
   static constexpr bool kDefined = true, kSplitScales = true, kOffset = false;
   static constexpr int kCodebookWords = WordsOf(iq_constants::kIq1sGrid);
   __device__ static const uint32_t* Codebook() { return CodebookWords(iq::kIq1sGrid); }
   template <LoadMode S>
-  __device__ static void Decode(const uint8_t* b, int j, int t, const uint32_t* grid, FragSlice& f) {
+  __device__ static void Codes(const uint8_t* b, int j, int t, const uint32_t* grid, FragSlice& f) {
     const int half = t % 2;
     auto quad = [&](int l) {
       const uint32_t high = b[32 + 2 * j + l / 2];
@@ -181,6 +185,9 @@ struct FragBlock<T::kIQ1_M> {  // 56-byte blocks: 8-aligned
     };
     f.lo = quad(t / 2);
     f.hi = quad(2 + t / 2);
+  }
+  template <LoadMode S>
+  __device__ static void Scales(const uint8_t* b, int j, FragSlice& f) {
     uint32_t sc[2];  // the four u16 scale words
     LoadAligned<2, 8, S>(b + 48, sc);
     const uint32_t d_bits = ((sc[0] >> 12) & 0x000Fu) | ((sc[0] >> 24) & 0x00F0u) | ((sc[1] >> 4) & 0x0F00u) |
@@ -189,6 +196,11 @@ struct FragBlock<T::kIQ1_M> {  // 56-byte blocks: 8-aligned
     const uint32_t word = (sc[j / 4] >> (16 * ((j / 2) % 2))) >> (6 * (j % 2));  // u16 scale word j / 2
     f.d[0] = d * F(static_cast<int>(2 * (word & 7u) + 1));
     f.d[1] = d * F(static_cast<int>(2 * ((word >> 3) & 7u) + 1));
+  }
+  template <LoadMode S>
+  __device__ static void Decode(const uint8_t* b, int j, int t, const uint32_t* grid, FragSlice& f) {
+    Codes<S>(b, j, t, grid, f);
+    Scales<S>(b, j, f);
   }
 };
 

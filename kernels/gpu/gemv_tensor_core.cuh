@@ -107,13 +107,22 @@ constexpr int CodebookSize() {
   }
 }
 
-// Frag's slice of chunk j of block b, handing a codebook decoder `grid`.
+// Frag's slice of chunk j of block b (Decode, or only its codes: Codes),
+// handing a codebook decoder `grid`.
 template <class Frag>
 __device__ __forceinline__ void DecodeSlice(const uint8_t* b, int j, int t, const uint32_t* grid, FragSlice& f) {
   if constexpr (CodebookSize<Frag>() > 0) {
     Frag::template Decode<LoadMode::kCached>(b, j, t, grid, f);
   } else {
     Frag::template Decode<LoadMode::kCached>(b, j, t, f);
+  }
+}
+template <class Frag>
+__device__ __forceinline__ void SliceCodes(const uint8_t* b, int j, int t, const uint32_t* grid, FragSlice& f) {
+  if constexpr (CodebookSize<Frag>() > 0) {
+    Frag::template Codes<LoadMode::kCached>(b, j, t, grid, f);
+  } else {
+    Frag::template Codes<LoadMode::kCached>(b, j, t, f);
   }
 }
 
@@ -157,8 +166,8 @@ __device__ __forceinline__ void TensorCoreStep(const GemvParams& p, const uint8_
     const int offset = i / kChunksPerBlock * B::kBytes;
     FragSlice w[2];
     if constexpr (kShare) {
-      Frag::template Codes<LoadMode::kCached>(span_a + offset, i % kChunksPerBlock, t, w[0]);
-      Frag::template Codes<LoadMode::kCached>(span_b + offset, i % kChunksPerBlock, t, w[1]);
+      SliceCodes<Frag>(span_a + offset, i % kChunksPerBlock, t, grid, w[0]);
+      SliceCodes<Frag>(span_b + offset, i % kChunksPerBlock, t, grid, w[1]);
       const int from = (lane & ~3) | (i % 4);
 #pragma unroll
       for (int r = 0; r < 2; ++r) {
@@ -438,8 +447,8 @@ cudaError_t LaunchTensorCoreGemv(const GemvParams& p, cudaStream_t stream) {
 // 5 / 6, tensor cores 1467-1481; Q2_K: dp4a 1176-1183 at batch 4, tensor
 // cores 1217-1230; IQ2_XXS: dp4a 757 / 701-703 at batch 5 / 6, tensor cores
 // 748-753; IQ1_M: dp4a 608-610 / 555-559 at batch 3 / 4, tensor cores
-// 560-563; TQ1_0: dp4a 602-604 at batch 2, tensor cores 919-924. NVFP4's
-// tensor-core GEMV (812-816 at every batch, dp4a 977-979 at batch 8) never
+// 597-599; TQ1_0: dp4a 602-604 at batch 2, tensor cores 919-924. NVFP4's
+// tensor-core GEMV (929-935 at every batch, dp4a 975-976 at batch 8) never
 // wins, so only its GEMM takes the tensor cores.
 template <GgmlType T>
 constexpr int TensorCoreMinBatch() {
