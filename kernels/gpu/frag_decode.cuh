@@ -5,10 +5,10 @@
 // the chunk's affine terms in IntChunk's form:
 //   value[i] = d[i / 16] * code[i] - m[i / 16]
 // Types whose two halves share one scale (kSplitScales false) fill d[0] and
-// m[0] only (m[1] too with kSplitMins, SplitMins below); types whose values
+// m[0] only (m[1] too with kSplitMins, FragDefaults below); types whose values
 // need no offset (kOffset false: m is always 0) leave m unset. A decoder
 // fills a FragSlice with Decode, or, where it shares its scales
-// (SharesScales below), with Codes (lo, hi) and Scales (d, m); a codebook
+// (kShareScales), with Codes (lo, hi) and Scales (d, m); a codebook
 // decoder (frag_decode_codebooks.cuh) takes its table as an argument of
 // Decode. The decoders read blocks staged in shared memory, which has
 // slack past every block, so MXFP4's unaligned words may read a little past
@@ -73,6 +73,24 @@ __device__ __forceinline__ void LookupNibbleWord(uint32_t w, FragSlice& f) {
   }
 }
 
+// What every decoder inherits, and overrides where it does otherwise:
+// - kShareScales: it splits into Codes and Scales, whose scales cost enough
+//   that the four threads of a group each work out those of one chunk in
+//   four and trade them (TensorCoreStep). On an H200 (one A/B run, three
+//   rounds, batch 8 GB/s, each decoding its own against sharing) IQ4_XS
+//   went from 1795-1822 to 1967-1991 and Q4_K from 2308-2324 to 2336-2339,
+//   and their GEMMs (batch 64) 1-2% faster, while MXFP4 and Q6_K stayed
+//   level and Q5_K lost 2% (2339-2344 against 2291-2326); Q6_K's GEMM lost
+//   1.5%.
+// - kSplitMins: with one scale per chunk (kSplitScales false) it still
+//   gives each half its own min (m[0], m[1]).
+// - kCodebookWords: the words of its codebook (frag_decode_codebooks.cuh),
+//   0 for none.
+struct FragDefaults {
+  static constexpr bool kDefined = true, kShareScales = false, kSplitMins = false;
+  static constexpr int kCodebookWords = 0;
+};
+
 template <GgmlType T>
 struct FragBlock {
   static constexpr bool kDefined = false;
@@ -81,8 +99,8 @@ struct FragBlock {
 // The 32-value legacy blocks: the low nibbles of the 16 code bytes are
 // elements 0..15 and the high nibbles 16..31, so word t is this thread's.
 template <>
-struct FragBlock<T::kQ4_0> {
-  static constexpr bool kDefined = true, kSplitScales = false, kOffset = true;
+struct FragBlock<T::kQ4_0> : FragDefaults {
+  static constexpr bool kSplitScales = false, kOffset = true;
   template <LoadMode S>
   __device__ static void Decode(const uint8_t* b, int, int t, FragSlice& f) {
     SplitNibbleWord(WordAt2<S>(b + 2 + 4 * t), f);
@@ -91,8 +109,8 @@ struct FragBlock<T::kQ4_0> {
   }
 };
 template <>
-struct FragBlock<T::kQ4_1> {
-  static constexpr bool kDefined = true, kSplitScales = false, kOffset = true;
+struct FragBlock<T::kQ4_1> : FragDefaults {
+  static constexpr bool kSplitScales = false, kOffset = true;
   template <LoadMode S>
   __device__ static void Decode(const uint8_t* b, int, int t, FragSlice& f) {
     SplitNibbleWord(WordAt<S>(b + 4 + 4 * t), f);
@@ -100,8 +118,8 @@ struct FragBlock<T::kQ4_1> {
   }
 };
 template <>
-struct FragBlock<T::kQ5_0> {
-  static constexpr bool kDefined = true, kSplitScales = false, kOffset = true;
+struct FragBlock<T::kQ5_0> : FragDefaults {
+  static constexpr bool kSplitScales = false, kOffset = true;
   template <LoadMode S>
   __device__ static void Decode(const uint8_t* b, int, int t, FragSlice& f) {
     SplitNibbleWord(WordAt2<S>(b + 6 + 4 * t), f);
@@ -113,8 +131,8 @@ struct FragBlock<T::kQ5_0> {
   }
 };
 template <>
-struct FragBlock<T::kQ5_1> {
-  static constexpr bool kDefined = true, kSplitScales = false, kOffset = true;
+struct FragBlock<T::kQ5_1> : FragDefaults {
+  static constexpr bool kSplitScales = false, kOffset = true;
   template <LoadMode S>
   __device__ static void Decode(const uint8_t* b, int, int t, FragSlice& f) {
     SplitNibbleWord(WordAt<S>(b + 8 + 4 * t), f);
@@ -125,8 +143,8 @@ struct FragBlock<T::kQ5_1> {
   }
 };
 template <>
-struct FragBlock<T::kQ8_0> {
-  static constexpr bool kDefined = true, kSplitScales = false, kOffset = false;
+struct FragBlock<T::kQ8_0> : FragDefaults {
+  static constexpr bool kSplitScales = false, kOffset = false;
   template <LoadMode S>
   __device__ static void Decode(const uint8_t* b, int, int t, FragSlice& f) {
     f.lo = static_cast<int>(WordAt2<S>(b + 2 + 4 * t));
@@ -135,8 +153,8 @@ struct FragBlock<T::kQ8_0> {
   }
 };
 template <>
-struct FragBlock<T::kIQ4_NL> {
-  static constexpr bool kDefined = true, kSplitScales = false, kOffset = false;
+struct FragBlock<T::kIQ4_NL> : FragDefaults {
+  static constexpr bool kSplitScales = false, kOffset = false;
   template <LoadMode S, NibbleTable K = NibbleTable::kIq4nl>
   __device__ static void Decode(const uint8_t* b, int, int t, FragSlice& f) {
     LookupNibbleWord<K>(WordAt2<S>(b + 2 + 4 * t), f);
@@ -144,8 +162,8 @@ struct FragBlock<T::kIQ4_NL> {
   }
 };
 template <>
-struct FragBlock<T::kMXFP4> {  // 17-byte blocks: any alignment
-  static constexpr bool kDefined = true, kSplitScales = false, kOffset = false;
+struct FragBlock<T::kMXFP4> : FragDefaults {  // 17-byte blocks: any alignment
+  static constexpr bool kSplitScales = false, kOffset = false;
   template <LoadMode S>
   __device__ static void Decode(const uint8_t* b, int, int t, FragSlice& f) {
     LookupNibbleWord<NibbleTable::kFp4>(WordAt1<S>(b + 1 + 4 * t), f);
@@ -158,7 +176,7 @@ struct FragBlock<T::kMXFP4> {  // 17-byte blocks: any alignment
 // 5-8 went from 1435-1443 to 1578-1585 GB/s against FragBlock<kMXFP4>, but the
 // GEMM (eight tiles, so eight offset terms per decoded chunk) fell from 74.2
 // to 64.4 TFLOP/s, and keeps FragBlock.
-struct Fp4OffsetFrag {
+struct Fp4OffsetFrag : FragDefaults {
   static constexpr bool kSplitScales = false, kOffset = true;
   template <LoadMode S>
   __device__ static void Decode(const uint8_t* b, int, int t, FragSlice& f) {
@@ -172,8 +190,8 @@ struct Fp4OffsetFrag {
 
 // The K-quants and IQ4_XS: chunk j of a 256-value super-block.
 template <>
-struct FragBlock<T::kQ4_K> {
-  static constexpr bool kDefined = true, kSplitScales = false, kOffset = true, kShareScales = true;
+struct FragBlock<T::kQ4_K> : FragDefaults {
+  static constexpr bool kSplitScales = false, kOffset = true, kShareScales = true;
   template <LoadMode S>
   __device__ static void Codes(const uint8_t* b, int j, int t, FragSlice& f) {
     const uint8_t* qs = b + 16 + 32 * (j / 2) + 4 * t;
@@ -188,8 +206,8 @@ struct FragBlock<T::kQ4_K> {
   }
 };
 template <>
-struct FragBlock<T::kQ5_K> {
-  static constexpr bool kDefined = true, kSplitScales = false, kOffset = true;
+struct FragBlock<T::kQ5_K> : FragDefaults {
+  static constexpr bool kSplitScales = false, kOffset = true;
   template <LoadMode S>
   __device__ static void Decode(const uint8_t* b, int j, int t, FragSlice& f) {
     const uint8_t* qs = b + 48 + 32 * (j / 2) + 4 * t;
@@ -209,8 +227,8 @@ struct FragBlock<T::kQ5_K> {
 // gemv_tensor_core.cuh): batch 8 1970-2001 -> 2167-2185 GB/s, GEMM at
 // batch 64 45.7-46.1 -> 53.0-53.4 TFLOP/s.
 template <>
-struct FragBlock<T::kQ6_K> {  // 210-byte blocks: 2-aligned
-  static constexpr bool kDefined = true, kSplitScales = true, kOffset = false;
+struct FragBlock<T::kQ6_K> : FragDefaults {  // 210-byte blocks: 2-aligned
+  static constexpr bool kSplitScales = true, kOffset = false;
   template <LoadMode S>
   __device__ static void Decode(const uint8_t* b, int j, int t, FragSlice& f) {
     const int n = j / 4, quarter = j % 4;
@@ -231,8 +249,8 @@ struct FragBlock<T::kQ6_K> {  // 210-byte blocks: 2-aligned
   }
 };
 template <>
-struct FragBlock<T::kIQ4_XS> {  // 136-byte blocks: 8-aligned
-  static constexpr bool kDefined = true, kSplitScales = false, kOffset = false, kShareScales = true;
+struct FragBlock<T::kIQ4_XS> : FragDefaults {  // 136-byte blocks: 8-aligned
+  static constexpr bool kSplitScales = false, kOffset = false, kShareScales = true;
   template <LoadMode S, NibbleTable K = NibbleTable::kIq4nl>
   __device__ static void Codes(const uint8_t* b, int j, int t, FragSlice& f) {
     LookupNibbleWord<K>(WordAt<S>(b + 8 + 16 * j + 4 * t), f);
@@ -264,34 +282,6 @@ struct Iq4CarriesFrag : FragBlock<T> {
     FragBlock<T>::template Codes<S, NibbleTable::kIq4nlCarries>(b, j, t, f);
   }
 };
-
-// Whether a decoder splits into Codes and Scales (kShareScales): its
-// scales cost enough that the four threads of a group each work out those
-// of one chunk in four and trade them (TensorCoreStep). Q4_K and IQ4_XS
-// do; on an H200 (one A/B run, three rounds, batch 8 GB/s, each decoding
-// its own against sharing) IQ4_XS went from 1795-1822 to 1967-1991 and
-// Q4_K from 2308-2324 to 2336-2339, and their GEMMs (batch 64) 1-2%
-// faster, while MXFP4 and Q6_K stayed level and Q5_K lost 2% (2339-2344
-// against 2291-2326); Q6_K's GEMM lost 1.5%.
-template <class Frag>
-constexpr bool SharesScales() {
-  if constexpr (requires { Frag::kShareScales; }) {
-    return Frag::kShareScales;
-  } else {
-    return false;
-  }
-}
-
-// Whether a decoder with one scale per chunk (kSplitScales false) still
-// gives each half of it its own min (m[0], m[1]; kSplitMins).
-template <class Frag>
-constexpr bool SplitMins() {
-  if constexpr (requires { Frag::kSplitMins; }) {
-    return Frag::kSplitMins;
-  } else {
-    return false;
-  }
-}
 
 // A decoder with Codes and Scales as well as Decode, sharing its scales.
 template <class Frag>

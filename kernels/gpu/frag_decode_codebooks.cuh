@@ -44,8 +44,8 @@ __device__ __forceinline__ uint32_t SignNibble(uint32_t seven, int half) {
 }
 
 template <>
-struct FragBlock<T::kIQ2_XXS> {  // 66-byte blocks: 2-aligned
-  static constexpr bool kDefined = true, kSplitScales = false, kOffset = false;
+struct FragBlock<T::kIQ2_XXS> : FragDefaults {  // 66-byte blocks: 2-aligned
+  static constexpr bool kSplitScales = false, kOffset = false;
   static constexpr int kCodebookWords = WordsOf(iq_constants::kIq2xxsGrid);
   __device__ static const uint32_t* Codebook() { return CodebookWords(iq::kIq2xxsGrid); }
   template <LoadMode S>
@@ -67,8 +67,8 @@ __device__ __forceinline__ void SetIq2HalfScales(float d, uint32_t scales, FragS
   f.d[1] = d * (0.5f + F(static_cast<int>((scales >> 4) & 15u))) * 0.25f;
 }
 template <>
-struct FragBlock<T::kIQ2_XS> {  // 74-byte blocks: 2-aligned
-  static constexpr bool kDefined = true, kSplitScales = true, kOffset = false;
+struct FragBlock<T::kIQ2_XS> : FragDefaults {  // 74-byte blocks: 2-aligned
+  static constexpr bool kSplitScales = true, kOffset = false;
   static constexpr int kCodebookWords = WordsOf(iq_constants::kIq2xsGrid);
   __device__ static const uint32_t* Codebook() { return CodebookWords(iq::kIq2xsGrid); }
   template <LoadMode S>
@@ -84,8 +84,8 @@ struct FragBlock<T::kIQ2_XS> {  // 74-byte blocks: 2-aligned
   }
 };
 template <>
-struct FragBlock<T::kIQ2_S> {  // 82-byte blocks: 2-aligned
-  static constexpr bool kDefined = true, kSplitScales = true, kOffset = false;
+struct FragBlock<T::kIQ2_S> : FragDefaults {  // 82-byte blocks: 2-aligned
+  static constexpr bool kSplitScales = true, kOffset = false;
   static constexpr int kCodebookWords = WordsOf(iq_constants::kIq2sGrid);
   __device__ static const uint32_t* Codebook() { return CodebookWords(iq::kIq2sGrid); }
   template <LoadMode S>
@@ -104,8 +104,8 @@ struct FragBlock<T::kIQ2_S> {  // 82-byte blocks: 2-aligned
 // IQ3: four-value entries, so quad e is entry e, its signs nibble e % 2 of
 // sign field e / 2.
 template <>
-struct FragBlock<T::kIQ3_XXS> {  // 98-byte blocks: 2-aligned
-  static constexpr bool kDefined = true, kSplitScales = false, kOffset = false;
+struct FragBlock<T::kIQ3_XXS> : FragDefaults {  // 98-byte blocks: 2-aligned
+  static constexpr bool kSplitScales = false, kOffset = false;
   static constexpr int kCodebookWords = WordsOf(iq_constants::kIq3xxsGrid);
   __device__ static const uint32_t* Codebook() { return CodebookWords(iq::kIq3xxsGrid); }
   template <LoadMode S>
@@ -120,8 +120,8 @@ struct FragBlock<T::kIQ3_XXS> {  // 98-byte blocks: 2-aligned
   }
 };
 template <>
-struct FragBlock<T::kIQ3_S> {  // 110-byte blocks: 2-aligned
-  static constexpr bool kDefined = true, kSplitScales = false, kOffset = false;
+struct FragBlock<T::kIQ3_S> : FragDefaults {  // 110-byte blocks: 2-aligned
+  static constexpr bool kSplitScales = false, kOffset = false;
   static constexpr int kCodebookWords = WordsOf(iq_constants::kIq3sGrid);
   __device__ static const uint32_t* Codebook() { return CodebookWords(iq::kIq3sGrid); }
   template <LoadMode S>
@@ -140,8 +140,8 @@ struct FragBlock<T::kIQ3_S> {  // 110-byte blocks: 2-aligned
 // IQ1_S: value dl (grid + delta), grid bytes already signed (-1, 0, 1); the
 // delta is the offset term, one per chunk.
 template <>
-struct FragBlock<T::kIQ1_S> {  // 50-byte blocks: 2-aligned
-  static constexpr bool kDefined = true, kSplitScales = false, kOffset = true;
+struct FragBlock<T::kIQ1_S> : FragDefaults {  // 50-byte blocks: 2-aligned
+  static constexpr bool kSplitScales = false, kOffset = true;
   static constexpr int kCodebookWords = WordsOf(iq_constants::kIq1sGrid);
   __device__ static const uint32_t* Codebook() { return CodebookWords(iq::kIq1sGrid); }
   template <LoadMode S>
@@ -166,8 +166,8 @@ struct FragBlock<T::kIQ1_S> {  // 50-byte blocks: 2-aligned
 // from 559-561 to 597-599 GB/s, but the GEMM at batch 64 from 67.4-67.9 down
 // to 55.8-55.9 TFLOP/s.
 template <>
-struct FragBlock<T::kIQ1_M> {  // 56-byte blocks: 8-aligned
-  static constexpr bool kDefined = true, kSplitScales = true, kOffset = false;
+struct FragBlock<T::kIQ1_M> : FragDefaults {  // 56-byte blocks: 8-aligned
+  static constexpr bool kSplitScales = true, kOffset = false;
   static constexpr int kCodebookWords = WordsOf(iq_constants::kIq1sGrid);
   __device__ static const uint32_t* Codebook() { return CodebookWords(iq::kIq1sGrid); }
   template <LoadMode S>

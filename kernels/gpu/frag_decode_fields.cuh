@@ -27,8 +27,8 @@ __device__ __forceinline__ int ToSigned(uint32_t codes) {
 // rounds) batch 8 went from 1069-1081 to 1217-1225 GB/s and the GEMM at
 // batch 64 from 48.4 to 64.7 TFLOP/s against codes under split scales.
 template <>
-struct FragBlock<T::kQ2_K> {  // 84-byte blocks: 4-aligned
-  static constexpr bool kDefined = true, kSplitScales = false, kOffset = true, kSplitMins = true;
+struct FragBlock<T::kQ2_K> : FragDefaults {  // 84-byte blocks: 4-aligned
+  static constexpr bool kSplitScales = false, kOffset = true, kSplitMins = true;
   template <LoadMode S>
   __device__ static void Decode(const uint8_t* b, int j, int t, FragSlice& f) {
     const uint8_t* qs = b + 16 + 32 * (j / 4) + 4 * t;
@@ -44,12 +44,12 @@ struct FragBlock<T::kQ2_K> {  // 84-byte blocks: 4-aligned
 };
 // Q3_K: code low + 4 high stands for low + 4 high - 4, which is low where
 // the high bit is set and low | 0xFC (low - 4) where it is clear. Its
-// scales are shared (SharesScales): on an H200 (one A/B run, three rounds)
+// scales are shared (kShareScales): on an H200 (one A/B run, three rounds)
 // batch 8 went from 1465-1477 to 1636-1645 GB/s and the GEMM at batch 64
 // from 54.8-54.9 to 55.6-55.8 TFLOP/s against each thread decoding them.
 template <>
-struct FragBlock<T::kQ3_K> {  // 110-byte blocks: 2-aligned
-  static constexpr bool kDefined = true, kSplitScales = true, kOffset = false, kShareScales = true;
+struct FragBlock<T::kQ3_K> : FragDefaults {  // 110-byte blocks: 2-aligned
+  static constexpr bool kSplitScales = true, kOffset = false, kShareScales = true;
   template <LoadMode S>
   __device__ static void Codes(const uint8_t* b, int j, int t, FragSlice& f) {
     const uint8_t* qs = b + 32 + 32 * (j / 4) + 4 * t;
@@ -71,8 +71,8 @@ struct FragBlock<T::kQ3_K> {  // 110-byte blocks: 2-aligned
 };
 // TQ2_0: 2-bit codes 0..2 for -1, 0, 1, laid out as Q2_K's.
 template <>
-struct FragBlock<T::kTQ2_0> {  // 66-byte blocks: 2-aligned
-  static constexpr bool kDefined = true, kSplitScales = false, kOffset = false;
+struct FragBlock<T::kTQ2_0> : FragDefaults {  // 66-byte blocks: 2-aligned
+  static constexpr bool kSplitScales = false, kOffset = false;
   template <LoadMode S>
   __device__ static void Decode(const uint8_t* b, int j, int t, FragSlice& f) {
     const uint8_t* qs = b + 32 * (j / 4) + 4 * t;
@@ -95,8 +95,8 @@ __device__ __forceinline__ int Tq1Quad(const uint8_t* b, int j, int k) {
   return ToSigned<1, 2>((((even * 3u) >> 8) & 0x00030003u) | ((odd * 3u) & 0x03000300u));
 }
 template <>
-struct FragBlock<T::kTQ1_0> {  // 54-byte blocks: 2-aligned
-  static constexpr bool kDefined = true, kSplitScales = false, kOffset = false;
+struct FragBlock<T::kTQ1_0> : FragDefaults {  // 54-byte blocks: 2-aligned
+  static constexpr bool kSplitScales = false, kOffset = false;
   template <LoadMode>
   __device__ static void Decode(const uint8_t* b, int j, int t, FragSlice& f) {
     f.lo = Tq1Quad(b, j, t);
@@ -106,8 +106,8 @@ struct FragBlock<T::kTQ1_0> {  // 54-byte blocks: 2-aligned
 };
 // Q1_0: bit i of the chunk's word is value i, +d where set, -d where clear.
 template <>
-struct FragBlock<T::kQ1_0> {  // 18-byte blocks of 128 values: 2-aligned
-  static constexpr bool kDefined = true, kSplitScales = false, kOffset = false;
+struct FragBlock<T::kQ1_0> : FragDefaults {  // 18-byte blocks of 128 values: 2-aligned
+  static constexpr bool kSplitScales = false, kOffset = false;
   template <LoadMode S>
   __device__ static void Decode(const uint8_t* b, int j, int t, FragSlice& f) {
     const uint32_t bits = WordAt2<S>(b + 2 + 4 * j);
@@ -121,8 +121,8 @@ __device__ __forceinline__ int Q2_0Quad(uint32_t byte) {
   return ToSigned<1, 3>((byte & 3u) | ((byte & 0x0Cu) << 6) | ((byte & 0x30u) << 12) | ((byte & 0xC0u) << 18));
 }
 template <>
-struct FragBlock<T::kQ2_0> {  // 18-byte blocks of 64 values: 2-aligned
-  static constexpr bool kDefined = true, kSplitScales = false, kOffset = false;
+struct FragBlock<T::kQ2_0> : FragDefaults {  // 18-byte blocks of 64 values: 2-aligned
+  static constexpr bool kSplitScales = false, kOffset = false;
   template <LoadMode>
   __device__ static void Decode(const uint8_t* b, int j, int t, FragSlice& f) {
     f.lo = Q2_0Quad(b[2 + 8 * j + t]);
@@ -147,8 +147,8 @@ __device__ __forceinline__ int Fp4Quad(uint32_t w, int h) {
 // bytes whose low nibbles are its values 0..7 and high nibbles 8..15; so
 // values 4t.. are the low (t < 2) or high nibbles of word t % 2.
 template <>
-struct FragBlock<T::kNVFP4> {  // 36-byte blocks of 64 values: 4-aligned
-  static constexpr bool kDefined = true, kSplitScales = true, kOffset = false;
+struct FragBlock<T::kNVFP4> : FragDefaults {  // 36-byte blocks of 64 values: 4-aligned
+  static constexpr bool kSplitScales = true, kOffset = false;
   template <LoadMode S>
   __device__ static void Decode(const uint8_t* b, int j, int t, FragSlice& f) {
     const uint8_t* qs = b + 4 + 16 * j + 4 * (t % 2);

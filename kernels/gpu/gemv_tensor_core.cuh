@@ -71,7 +71,7 @@ __device__ __forceinline__ void TileProduct(const FragSlice (&w)[2], uint2 x, co
       const FragSlice& r = w[j / 2];
       const float4& a = s[j % 2];
       acc[j] = fmaf(r.d[0] * a.x, BiasedDot(d[j]), acc[j]);
-      if constexpr (Frag::kOffset && SplitMins<Frag>()) {
+      if constexpr (Frag::kOffset && Frag::kSplitMins) {
         acc[j] -= fmaf(r.m[0], a.z, r.m[1] * a.w);
       } else if constexpr (Frag::kOffset) {
         acc[j] = fmaf(-r.m[0], a.y, acc[j]);
@@ -96,22 +96,11 @@ __device__ __forceinline__ void TileProduct(const FragSlice (&w)[2], uint2 x, co
 // does, so an unrolled loop tests only the later ones).
 __device__ __forceinline__ bool TileInBatch(const GemvParams& p, int c) { return c == 0 || c * kQ8TileColumns < p.batch; }
 
-// The words of a decoder's codebook (Frag::kCodebookWords), 0 for a
-// decoder without one.
-template <class Frag>
-constexpr int CodebookSize() {
-  if constexpr (requires { Frag::kCodebookWords; }) {
-    return Frag::kCodebookWords;
-  } else {
-    return 0;
-  }
-}
-
 // Frag's slice of chunk j of block b (Decode, or only its codes: Codes),
 // handing a codebook decoder `grid`.
 template <class Frag>
 __device__ __forceinline__ void DecodeSlice(const uint8_t* b, int j, int t, const uint32_t* grid, FragSlice& f) {
-  if constexpr (CodebookSize<Frag>() > 0) {
+  if constexpr (Frag::kCodebookWords > 0) {
     Frag::template Decode<LoadMode::kCached>(b, j, t, grid, f);
   } else {
     Frag::template Decode<LoadMode::kCached>(b, j, t, f);
@@ -119,7 +108,7 @@ __device__ __forceinline__ void DecodeSlice(const uint8_t* b, int j, int t, cons
 }
 template <class Frag>
 __device__ __forceinline__ void SliceCodes(const uint8_t* b, int j, int t, const uint32_t* grid, FragSlice& f) {
-  if constexpr (CodebookSize<Frag>() > 0) {
+  if constexpr (Frag::kCodebookWords > 0) {
     Frag::template Codes<LoadMode::kCached>(b, j, t, grid, f);
   } else {
     Frag::template Codes<LoadMode::kCached>(b, j, t, f);
@@ -146,10 +135,10 @@ __device__ __forceinline__ void TensorCoreStep(const GemvParams& p, const uint8_
   const float4* records = p.xq.scales + static_cast<int64_t>(first) * kQ8TileColumns + 2 * t;
   const int64_t tile_pieces = static_cast<int64_t>(p.chunks) * kWarpSize;
   const int64_t tile_records = static_cast<int64_t>(p.chunks) * kQ8TileColumns;
-  // With SharesScales<Frag>, thread t works out the scales of chunks t and
+  // With Frag::kShareScales, thread t works out the scales of chunks t and
   // 4 + t of the step for its two rows (past a row's end they are unused
   // bytes of the staged copy), and its group trades them by shuffles.
-  constexpr bool kShare = SharesScales<Frag>();
+  constexpr bool kShare = Frag::kShareScales;
   FragSlice held[kStepChunks / 4][2];
   if constexpr (kShare) {
 #pragma unroll
@@ -345,7 +334,7 @@ __global__ void __launch_bounds__(kTensorCoreThreads, kTiles == 1 ? kTensorCoreM
   // IQ3_XXS 1093-1096 / 1181-1189, IQ3_S 1247-1257 / 1306-1316, IQ1_S
   // 629-636 / 709-712, IQ1_M 524-527 / 560-563; GEMMs 4-12% faster.
   using Frag = TileFrag<T, kTiles>;
-  constexpr int kGridWords = CodebookSize<Frag>();
+  constexpr int kGridWords = Frag::kCodebookWords;
   static_assert(kGridWords % 4 == 0, "whole 16-byte pieces");
   __shared__ uint4 grid_copy[kGridWords > 0 ? kGridWords / 4 : 1];
   const uint32_t* grid = nullptr;
