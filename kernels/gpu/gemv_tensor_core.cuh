@@ -96,22 +96,19 @@ __device__ __forceinline__ void TileProduct(const FragSlice (&w)[2], uint2 x, co
 // does, so an unrolled loop tests only the later ones).
 __device__ __forceinline__ bool TileInBatch(const GemvParams& p, int c) { return c == 0 || c * kQ8TileColumns < p.batch; }
 
-// Frag's slice of chunk j of block b (Decode, or only its codes: Codes),
-// handing a codebook decoder `grid`.
-template <class Frag>
+// Frag's slice of chunk j of block b: all of it (Decode), or with
+// kCodesOnly only its codes (Codes); a codebook decoder also takes `grid`.
+template <class Frag, bool kCodesOnly>
 __device__ __forceinline__ void DecodeSlice(const uint8_t* b, int j, int t, const uint32_t* grid, FragSlice& f) {
-  if constexpr (Frag::kCodebookWords > 0) {
-    Frag::template Decode<LoadMode::kCached>(b, j, t, grid, f);
+  constexpr LoadMode S = LoadMode::kCached;
+  if constexpr (kCodesOnly && Frag::kCodebookWords > 0) {
+    Frag::template Codes<S>(b, j, t, grid, f);
+  } else if constexpr (kCodesOnly) {
+    Frag::template Codes<S>(b, j, t, f);
+  } else if constexpr (Frag::kCodebookWords > 0) {
+    Frag::template Decode<S>(b, j, t, grid, f);
   } else {
-    Frag::template Decode<LoadMode::kCached>(b, j, t, f);
-  }
-}
-template <class Frag>
-__device__ __forceinline__ void SliceCodes(const uint8_t* b, int j, int t, const uint32_t* grid, FragSlice& f) {
-  if constexpr (Frag::kCodebookWords > 0) {
-    Frag::template Codes<LoadMode::kCached>(b, j, t, grid, f);
-  } else {
-    Frag::template Codes<LoadMode::kCached>(b, j, t, f);
+    Frag::template Decode<S>(b, j, t, f);
   }
 }
 
@@ -155,8 +152,8 @@ __device__ __forceinline__ void TensorCoreStep(const GemvParams& p, const uint8_
     const int offset = i / kChunksPerBlock * B::kBytes;
     FragSlice w[2];
     if constexpr (kShare) {
-      SliceCodes<Frag>(span_a + offset, i % kChunksPerBlock, t, grid, w[0]);
-      SliceCodes<Frag>(span_b + offset, i % kChunksPerBlock, t, grid, w[1]);
+      DecodeSlice<Frag, true>(span_a + offset, i % kChunksPerBlock, t, grid, w[0]);
+      DecodeSlice<Frag, true>(span_b + offset, i % kChunksPerBlock, t, grid, w[1]);
       const int from = (lane & ~3) | (i % 4);
 #pragma unroll
       for (int r = 0; r < 2; ++r) {
@@ -167,8 +164,8 @@ __device__ __forceinline__ void TensorCoreStep(const GemvParams& p, const uint8_
         }
       }
     } else {
-      DecodeSlice<Frag>(span_a + offset, i % kChunksPerBlock, t, grid, w[0]);
-      DecodeSlice<Frag>(span_b + offset, i % kChunksPerBlock, t, grid, w[1]);
+      DecodeSlice<Frag, false>(span_a + offset, i % kChunksPerBlock, t, grid, w[0]);
+      DecodeSlice<Frag, false>(span_b + offset, i % kChunksPerBlock, t, grid, w[1]);
     }
 #pragma unroll
     for (int c = 0; c < kTiles; ++c) {
