@@ -70,12 +70,15 @@ constexpr bool kNibblePairGemv = kHasNibblePairOrder<T> && SummedDot<T>();
 // One decoded weight chunk times every activation of the batch, into acc.
 template <GgmlType T, int R, LoadMode kMode, int N>
 __device__ __forceinline__ void AccumulateInteger(const GemvParams& p, const uint8_t* const (&blocks)[R], int sub,
-                                                  int ch, float (&acc)[R][N]) {
+                                                  int ch, float (&acc)[R][N], const void* codebook) {
   IntChunk wc[R];
 #pragma unroll
   for (int r = 0; r < R; ++r) {
     if constexpr (kNibblePairGemv<T>) {
       IntBlock<T>::template Decode<kMode, CodeOrder::kNibblePairs>(blocks[r], sub, wc[r]);
+    } else if constexpr (kSharedCodebookGemv<T>) {
+      using Entry = std::remove_pointer_t<decltype(IntBlock<T>::Codebook())>;
+      IntBlock<T>::template Decode<kMode>(blocks[r], sub, wc[r], static_cast<Entry*>(codebook));
     } else {
       IntBlock<T>::template Decode<kMode>(blocks[r], sub, wc[r]);
     }
@@ -178,7 +181,7 @@ __device__ __forceinline__ void FloatRows(const GemvParams& p, const uint8_t* co
 // into a second shared buffer (CopySpanAsync).
 template <GgmlType T, int R, int N>
 __device__ __forceinline__ void StagedRows(const GemvParams& p, const uint8_t* const (&row_begin)[R],
-                                           const uint8_t* limit, float (&acc)[R][N]) {
+                                           const uint8_t* limit, float (&acc)[R][N], const void* codebook) {
   using B = Block<T>;
   constexpr int kChunksPerBlock = B::kValues / 32;
   constexpr int kSpanBytes = kWarpSize / kChunksPerBlock * B::kBytes;
@@ -226,7 +229,7 @@ __device__ __forceinline__ void StagedRows(const GemvParams& p, const uint8_t* c
     if (ch >= p.chunks) continue;
 #pragma unroll
     for (int r = 0; r < R; ++r) blocks[r] += lane / kChunksPerBlock * B::kBytes;
-    AccumulateInteger<T, R, LoadMode::kCached>(p, blocks, lane % kChunksPerBlock, ch, acc);  // staged copies have slack
+    AccumulateInteger<T, R, LoadMode::kCached>(p, blocks, lane % kChunksPerBlock, ch, acc, codebook);  // staged copies have slack
   }
 }
 
@@ -243,7 +246,7 @@ constexpr bool ReadsPastFields() {
 // tensor's last block is read exactly (LoadMode).
 template <GgmlType T, int R, LoadMode kMode, int N>
 __device__ __forceinline__ void DirectChunk(const GemvParams& p, const uint8_t* const (&row_begin)[R],
-                                            const uint8_t* limit, int ch, float (&acc)[R][N]) {
+                                            const uint8_t* limit, int ch, float (&acc)[R][N], const void* codebook) {
   using B = Block<T>;
   constexpr int kChunksPerBlock = B::kValues / 32;
   const int64_t offset = static_cast<int64_t>(ch / kChunksPerBlock) * B::kBytes;
@@ -255,9 +258,9 @@ __device__ __forceinline__ void DirectChunk(const GemvParams& p, const uint8_t* 
     last = last || blocks[r] + B::kBytes == limit;
   }
   if (ReadsPastFields<T>() && last) {
-    AccumulateInteger<T, R, LoadMode::kExact>(p, blocks, ch % kChunksPerBlock, ch, acc);
+    AccumulateInteger<T, R, LoadMode::kExact>(p, blocks, ch % kChunksPerBlock, ch, acc, codebook);
   } else {
-    AccumulateInteger<T, R, kMode>(p, blocks, ch % kChunksPerBlock, ch, acc);
+    AccumulateInteger<T, R, kMode>(p, blocks, ch % kChunksPerBlock, ch, acc, codebook);
   }
 }
 
@@ -266,14 +269,14 @@ __device__ __forceinline__ void DirectChunk(const GemvParams& p, const uint8_t* 
 // kStreamingAtFewRows.
 template <GgmlType T, int R, int N>
 __device__ __forceinline__ void DirectRows(const GemvParams& p, const uint8_t* const (&row_begin)[R],
-                                           const uint8_t* limit, float (&acc)[R][N]) {
+                                           const uint8_t* limit, float (&acc)[R][N], const void* codebook) {
   constexpr LoadMode kMode = N > kFewActivations || kStreamingAtFewRows<T> ? LoadMode::kStreaming : LoadMode::kCached;
   const int lane = static_cast<int>(threadIdx.x % kWarpSize);
   if constexpr (kDirectRowsUnrolled<T, N>) {
 #pragma unroll 2
-    for (int ch = lane; ch < p.chunks; ch += kWarpSize) DirectChunk<T, R, kMode>(p, row_begin, limit, ch, acc);
+    for (int ch = lane; ch < p.chunks; ch += kWarpSize) DirectChunk<T, R, kMode>(p, row_begin, limit, ch, acc, codebook);
   } else {
-    for (int ch = lane; ch < p.chunks; ch += kWarpSize) DirectChunk<T, R, kMode>(p, row_begin, limit, ch, acc);
+    for (int ch = lane; ch < p.chunks; ch += kWarpSize) DirectChunk<T, R, kMode>(p, row_begin, limit, ch, acc, codebook);
   }
 }
 
@@ -287,6 +290,17 @@ __global__ void __launch_bounds__(kThreads, (kMinBlocksPerSm<T, N>)) GemvKernel(
   if constexpr (kUsesIntegerGemv<T>) StartDependentKernel();
   const int warp = static_cast<int>(threadIdx.x / kWarpSize);
   const int row0 = (static_cast<int>(blockIdx.x) * kWarpsPerBlock + warp) * R;
+  // A codebook type's grid, copied into shared memory (by every warp of
+  // the block, before any leaves) while the quantizer finishes.
+  const void* codebook = nullptr;
+  if constexpr (kSharedCodebookGemv<T>) {
+    constexpr int kVectors = IntBlock<T>::kCodebookBytes / 16;
+    __shared__ uint4 codebook_copy[kVectors];
+    const uint4* table = reinterpret_cast<const uint4*>(IntBlock<T>::Codebook());
+    for (int i = static_cast<int>(threadIdx.x); i < kVectors; i += kThreads) codebook_copy[i] = table[i];
+    __syncthreads();
+    codebook = codebook_copy;
+  }
   if (row0 >= p.rows) return;
   float acc[R][N] = {};
   WaitForPreviousKernel();  // the quantized activations (and expert ids) are written
@@ -304,9 +318,9 @@ __global__ void __launch_bounds__(kThreads, (kMinBlocksPerSm<T, N>)) GemvKernel(
   if constexpr (!kUsesIntegerGemv<T>) {
     FloatRows<T, R>(p, row_begin, acc);
   } else if constexpr (kStagedGemv<T> || (N <= kFewActivations && kStagedAtFewRows<T>)) {
-    StagedRows<T, R>(p, row_begin, limit, acc);
+    StagedRows<T, R>(p, row_begin, limit, acc, codebook);
   } else {
-    DirectRows<T, R>(p, row_begin, limit, acc);
+    DirectRows<T, R>(p, row_begin, limit, acc, codebook);
   }
   WriteRows<R>(p, row0, acc);
 }

@@ -169,6 +169,19 @@ template <GgmlType T, int N>
 constexpr int kMinBlocksPerSm =
     N <= kFewActivations ? (kEightBlocksAtFewRows<T> ? 8 : 6) : kFourBlocksAtManyRows<T> ? 4 : 1;
 
+// Codebook types whose dp4a GEMV (batch 1-8 below the tensor cores, and the
+// expert GEMV) copies the grid into shared memory for its decoder
+// (IntBlock<T>::Codebook()). On an H200 (one A/B run, three rounds, batch 1
+// / expert GEMV GB/s, global grid against the copy): IQ2_XXS 1375-1388 /
+// 1045-1054 against 1429-1436 / 1088-1100, IQ3_XXS 1362-1369 / 1190-1194
+// against 1379-1389 / 1217-1225, IQ3_S 1497-1512 / 1306-1310 against
+// 1543-1553 / 1380-1393. IQ2_XS moved within 1% at batch 1 and lost 7% at
+// batch 3 (868-871 against 807-811); IQ2_S's and IQ1_S's grids (8 and 16
+// KB) are not tried: every block of the GEMV copies its own.
+template <GgmlType T>
+constexpr bool kSharedCodebookGemv =
+    T == GgmlType::kIQ2_XXS || T == GgmlType::kIQ3_XXS || T == GgmlType::kIQ3_S;
+
 // Activations per GEMM pass over the weights: kGemmColumns, but 8 (the
 // GEMV's passes) for Q4_K, whose 8-tile kernel measured slower at batch 64
 // on an H200 (one A/B run, TFLOP/s: Q4_K 55.5 in passes of 8 against 52.2;

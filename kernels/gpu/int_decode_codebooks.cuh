@@ -1,6 +1,8 @@
 // Integer decoders for the codebook I-quants: chunk ib is the block's
 // 32-value group ib, built from grid entries (iq_tables_device.h), signs
-// and group scales.
+// and group scales. Those with kCodebookBytes take their grid as an
+// argument (the GEMV hands them a copy in shared memory, Codebook() being
+// the original).
 #pragma once
 
 #include "int_chunk.cuh"
@@ -22,13 +24,15 @@ __device__ __forceinline__ void SignedGrid(uint64_t grid, uint8_t signs, int* ou
 template <>
 struct IntBlock<T::kIQ2_XXS> {
   static constexpr bool kReadsPastFields = true, kHalfScales = false;
+  static constexpr int kCodebookBytes = sizeof(iq_constants::kIq2xxsGrid);
+  __device__ static const uint64_t* Codebook() { return iq::kIq2xxsGrid; }
   template <LoadMode S = LoadMode::kCached>
-  __device__ static void Decode(const uint8_t* b, int ib, IntChunk& c) {
+  __device__ static void Decode(const uint8_t* b, int ib, IntChunk& c, const uint64_t* grid = iq::kIq2xxsGrid) {
     uint32_t aux[2];
     LoadWords<2, S>(b + 2 + 8 * ib, aux);
 #pragma unroll
     for (int l = 0; l < 4; ++l) {
-      SignedGrid(iq::kIq2xxsGrid[(aux[0] >> (8 * l)) & 0xFF], iq::kSignsIq2xs[(aux[1] >> (7 * l)) & 127], c.v + 2 * l);
+      SignedGrid(grid[(aux[0] >> (8 * l)) & 0xFF], iq::kSignsIq2xs[(aux[1] >> (7 * l)) & 127], c.v + 2 * l);
     }
     SetScales(c, AlignedHalfAt(b) * (0.5f + F(static_cast<int>(aux[1] >> 28))) * 0.25f, 0.0f);
   }
@@ -74,13 +78,15 @@ struct IntBlock<T::kIQ2_S> {
 template <>
 struct IntBlock<T::kIQ3_XXS> {
   static constexpr bool kReadsPastFields = false, kHalfScales = false;
+  static constexpr int kCodebookBytes = sizeof(iq_constants::kIq3xxsGrid);
+  __device__ static const uint32_t* Codebook() { return iq::kIq3xxsGrid; }
   template <LoadMode S = LoadMode::kCached>
-  __device__ static void Decode(const uint8_t* b, int ib, IntChunk& c) {
+  __device__ static void Decode(const uint8_t* b, int ib, IntChunk& c, const uint32_t* grid = iq::kIq3xxsGrid) {
     const uint8_t* qs = b + 2 + 8 * ib;
     const uint32_t aux = U32At(b + 66 + 4 * ib);
 #pragma unroll
     for (int l = 0; l < 4; ++l) {
-      SignedGrid(Pair(iq::kIq3xxsGrid[qs[2 * l]], iq::kIq3xxsGrid[qs[2 * l + 1]]),
+      SignedGrid(Pair(grid[qs[2 * l]], grid[qs[2 * l + 1]]),
                  iq::kSignsIq2xs[(aux >> (7 * l)) & 127], c.v + 2 * l);
     }
     SetScales(c, AlignedHalfAt(b) * (0.5f + F(static_cast<int>(aux >> 28))) * 0.5f, 0.0f);
@@ -89,15 +95,17 @@ struct IntBlock<T::kIQ3_XXS> {
 template <>
 struct IntBlock<T::kIQ3_S> {
   static constexpr bool kReadsPastFields = false, kHalfScales = false;
+  static constexpr int kCodebookBytes = sizeof(iq_constants::kIq3sGrid);
+  __device__ static const uint32_t* Codebook() { return iq::kIq3sGrid; }
   template <LoadMode S = LoadMode::kCached>
-  __device__ static void Decode(const uint8_t* b, int ib, IntChunk& c) {
+  __device__ static void Decode(const uint8_t* b, int ib, IntChunk& c, const uint32_t* grid = iq::kIq3sGrid) {
     const uint8_t* qs = b + 2 + 8 * ib;
     const uint8_t qh = b[66 + ib];
     const uint8_t* signs = b + 74 + 4 * ib;
 #pragma unroll
     for (int l = 0; l < 4; ++l) {
-      const uint32_t first = iq::kIq3sGrid[qs[2 * l] | ((qh << (8 - 2 * l)) & 256)];
-      const uint32_t second = iq::kIq3sGrid[qs[2 * l + 1] | ((qh << (7 - 2 * l)) & 256)];
+      const uint32_t first = grid[qs[2 * l] | ((qh << (8 - 2 * l)) & 256)];
+      const uint32_t second = grid[qs[2 * l + 1] | ((qh << (7 - 2 * l)) & 256)];
       SignedGrid(Pair(first, second), signs[l], c.v + 2 * l);
     }
     const uint8_t scales = b[106 + ib / 2];
