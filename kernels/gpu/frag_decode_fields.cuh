@@ -18,6 +18,11 @@ __device__ __forceinline__ int ToSigned(uint32_t codes) {
   return static_cast<int>((codes + (0x80u - kMinus) * 0x01010101u) ^ 0x80808080u);
 }
 
+// Chunk j's 2-bit codes in a word of Q2_K's, Q3_K's or TQ2_0's qs (four
+// fields a byte, 32-byte halves of four chunks each): field j % 4 of each
+// byte.
+__device__ __forceinline__ uint32_t TwoBitCodes(uint32_t word, int j) { return (word >> (2 * (j % 4))) & 0x03030303u; }
+
 // Q2_K: 2-bit codes under a 4-bit scale and min per 16 values (value d sc
 // q - dmin m): chunk j's codes are bits 2 (j % 4) of the 32 bytes of half
 // j / 4 of qs.
@@ -32,10 +37,9 @@ struct FragBlock<T::kQ2_K> : FragDefaults {  // 84-byte blocks: 4-aligned
   template <LoadMode S>
   __device__ static void Decode(const uint8_t* b, int j, int t, FragSlice& f) {
     const uint8_t* qs = b + 16 + 32 * (j / 4) + 4 * t;
-    const int shift = 2 * (j % 4);
     const uint32_t scales = AlignedU16At(b + 2 * j);  // the two halves' scale bytes
-    f.lo = static_cast<int>(((WordAt<S>(qs) >> shift) & 0x03030303u) * (scales & 15u));
-    f.hi = static_cast<int>(((WordAt<S>(qs + 16) >> shift) & 0x03030303u) * ((scales >> 8) & 15u));
+    f.lo = static_cast<int>(TwoBitCodes(WordAt<S>(qs), j) * (scales & 15u));
+    f.hi = static_cast<int>(TwoBitCodes(WordAt<S>(qs + 16), j) * ((scales >> 8) & 15u));
     f.d[0] = AlignedHalfAt(b + 80);
     const float dmin = AlignedHalfAt(b + 82);
     f.m[0] = dmin * F(static_cast<int>((scales >> 4) & 15u));
@@ -53,9 +57,8 @@ struct FragBlock<T::kQ3_K> : FragDefaults {  // 110-byte blocks: 2-aligned
   template <LoadMode S>
   __device__ static void Codes(const uint8_t* b, int j, int t, FragSlice& f) {
     const uint8_t* qs = b + 32 + 32 * (j / 4) + 4 * t;
-    const int shift = 2 * (j % 4);
     auto codes = [&](int offset) {
-      const uint32_t low = (WordAt2<S>(qs + offset) >> shift) & 0x03030303u;
+      const uint32_t low = TwoBitCodes(WordAt2<S>(qs + offset), j);
       const uint32_t clear = ~(WordAt2<S>(b + 4 * t + offset) >> j) & 0x01010101u;  // hmask bit j clear
       return static_cast<int>(low | (clear * 0xFCu));
     };
@@ -76,9 +79,8 @@ struct FragBlock<T::kTQ2_0> : FragDefaults {  // 66-byte blocks: 2-aligned
   template <LoadMode S>
   __device__ static void Decode(const uint8_t* b, int j, int t, FragSlice& f) {
     const uint8_t* qs = b + 32 * (j / 4) + 4 * t;
-    const int shift = 2 * (j % 4);
-    f.lo = ToSigned<1, 3>((WordAt2<S>(qs) >> shift) & 0x03030303u);
-    f.hi = ToSigned<1, 3>((WordAt2<S>(qs + 16) >> shift) & 0x03030303u);
+    f.lo = ToSigned<1, 3>(TwoBitCodes(WordAt2<S>(qs), j));
+    f.hi = ToSigned<1, 3>(TwoBitCodes(WordAt2<S>(qs + 16), j));
     f.d[0] = AlignedHalfAt(b + 64);
   }
 };

@@ -27,7 +27,7 @@ struct IntBlock<T::kIQ2_XXS> {
   static constexpr int kCodebookBytes = sizeof(iq_constants::kIq2xxsGrid);
   __device__ static const uint64_t* Codebook() { return iq::kIq2xxsGrid; }
   template <LoadMode S = LoadMode::kCached>
-  __device__ static void Decode(const uint8_t* b, int ib, IntChunk& c, const uint64_t* grid = iq::kIq2xxsGrid) {
+  __device__ static void Decode(const uint8_t* b, int ib, IntChunk& c, const uint64_t* grid = Codebook()) {
     uint32_t aux[2];
     LoadWords<2, S>(b + 2 + 8 * ib, aux);
 #pragma unroll
@@ -81,7 +81,7 @@ struct IntBlock<T::kIQ3_XXS> {
   static constexpr int kCodebookBytes = sizeof(iq_constants::kIq3xxsGrid);
   __device__ static const uint32_t* Codebook() { return iq::kIq3xxsGrid; }
   template <LoadMode S = LoadMode::kCached>
-  __device__ static void Decode(const uint8_t* b, int ib, IntChunk& c, const uint32_t* grid = iq::kIq3xxsGrid) {
+  __device__ static void Decode(const uint8_t* b, int ib, IntChunk& c, const uint32_t* grid = Codebook()) {
     const uint8_t* qs = b + 2 + 8 * ib;
     const uint32_t aux = U32At(b + 66 + 4 * ib);
 #pragma unroll
@@ -98,7 +98,7 @@ struct IntBlock<T::kIQ3_S> {
   static constexpr int kCodebookBytes = sizeof(iq_constants::kIq3sGrid);
   __device__ static const uint32_t* Codebook() { return iq::kIq3sGrid; }
   template <LoadMode S = LoadMode::kCached>
-  __device__ static void Decode(const uint8_t* b, int ib, IntChunk& c, const uint32_t* grid = iq::kIq3sGrid) {
+  __device__ static void Decode(const uint8_t* b, int ib, IntChunk& c, const uint32_t* grid = Codebook()) {
     const uint8_t* qs = b + 2 + 8 * ib;
     const uint8_t qh = b[66 + ib];
     const uint8_t* signs = b + 74 + 4 * ib;
