@@ -68,7 +68,9 @@ template <GgmlType T>
 constexpr bool kNibblePairGemv = kHasNibblePairOrder<T> && SummedDot<T>();
 
 // One decoded weight chunk times every activation of the batch, into acc.
-template <GgmlType T, int R, LoadMode kMode, int N>
+// With kWaitAfterDecode it waits for the quantizer between decoding the
+// weights and reading the activations (an early kernel's first chunk).
+template <GgmlType T, int R, LoadMode kMode, int N, bool kWaitAfterDecode = false>
 __device__ __forceinline__ void AccumulateInteger(const GemvParams& p, const uint8_t* const (&blocks)[R], int sub,
                                                   int ch, float (&acc)[R][N], const void* codebook) {
   IntChunk wc[R];
@@ -83,6 +85,7 @@ __device__ __forceinline__ void AccumulateInteger(const GemvParams& p, const uin
       IntBlock<T>::template Decode<kMode>(blocks[r], sub, wc[r]);
     }
   }
+  if constexpr (kWaitAfterDecode) WaitForPreviousKernel();
   const int8_t* codes = p.xq.codes + blockIdx.y * p.x_slot_stride;
   const float4* scales = p.xq.scales + blockIdx.y * (p.x_slot_stride / 32);
   const int64_t x_batch_stride = static_cast<int64_t>(p.chunks) * 32;
@@ -178,8 +181,9 @@ __device__ __forceinline__ void FloatRows(const GemvParams& p, const uint8_t* co
 // Spans of 32 chunks staged through shared memory; the next span loads
 // while this one is decoded. It travels through registers (LoadSpan,
 // StoreSpan) or, for the kAsyncStagedGemv types at batch 1-2, straight
-// into a second shared buffer (CopySpanAsync).
-template <GgmlType T, int R, int N>
+// into a second shared buffer (CopySpanAsync). kEarly: the first span is
+// on its way before the wait for the quantizer.
+template <GgmlType T, int R, bool kEarly, int N>
 __device__ __forceinline__ void StagedRows(const GemvParams& p, const uint8_t* const (&row_begin)[R],
                                            const uint8_t* limit, float (&acc)[R][N], const void* codebook) {
   using B = Block<T>;
@@ -187,7 +191,8 @@ __device__ __forceinline__ void StagedRows(const GemvParams& p, const uint8_t* c
   constexpr int kSpanBytes = kWarpSize / kChunksPerBlock * B::kBytes;
   constexpr int kPerLane = kPiecesPerLane<kSpanBytes>;
   constexpr int kStagedVectors = kStagedBytes<kSpanBytes> / 16;
-  constexpr bool kAsync = kAsyncStagedGemv<T> && N <= kFewActivations;
+  constexpr bool kAsync =
+      (kAsyncStagedGemv<T> && N <= kFewActivations) || (kEarly && kAsyncStagedEarly<T> && N == 1);
   __shared__ uint4 staged[kWarpsPerBlock][kAsync ? 2 : 1][R][kStagedVectors];
   const int warp = static_cast<int>(threadIdx.x / kWarpSize);
   const int lane = static_cast<int>(threadIdx.x % kWarpSize);
@@ -207,6 +212,7 @@ __device__ __forceinline__ void StagedRows(const GemvParams& p, const uint8_t* c
     if constexpr (kAsync) CommitSpanCopies();
   };
   fetch(0);
+  if constexpr (kEarly) WaitForPreviousKernel();
   for (int s = 0; s < spans; ++s) {
     const uint8_t* blocks[R];
     WarpSync();  // the previous span's readers are done
@@ -244,7 +250,7 @@ constexpr bool ReadsPastFields() {
 
 // Chunk `ch` of every row, its blocks read straight from global memory; the
 // tensor's last block is read exactly (LoadMode).
-template <GgmlType T, int R, LoadMode kMode, int N>
+template <GgmlType T, int R, LoadMode kMode, bool kWait = false, int N>
 __device__ __forceinline__ void DirectChunk(const GemvParams& p, const uint8_t* const (&row_begin)[R],
                                             const uint8_t* limit, int ch, float (&acc)[R][N], const void* codebook) {
   using B = Block<T>;
@@ -258,31 +264,44 @@ __device__ __forceinline__ void DirectChunk(const GemvParams& p, const uint8_t* 
     last = last || blocks[r] + B::kBytes == limit;
   }
   if (ReadsPastFields<T>() && last) {
-    AccumulateInteger<T, R, LoadMode::kExact>(p, blocks, ch % kChunksPerBlock, ch, acc, codebook);
+    AccumulateInteger<T, R, LoadMode::kExact, N, kWait>(p, blocks, ch % kChunksPerBlock, ch, acc, codebook);
   } else {
-    AccumulateInteger<T, R, kMode>(p, blocks, ch % kChunksPerBlock, ch, acc, codebook);
+    AccumulateInteger<T, R, kMode, N, kWait>(p, blocks, ch % kChunksPerBlock, ch, acc, codebook);
   }
 }
 
 // Lane l takes chunks l, l + 32, ... Bulk loads are marked streaming for
 // larger batches (the activations then stay in L1) and for the types of
-// kStreamingAtFewRows.
-template <GgmlType T, int R, int N>
+// kStreamingAtFewRows. kEarly: the first chunk is decoded before the wait
+// for the quantizer.
+template <GgmlType T, int R, bool kEarly, int N>
 __device__ __forceinline__ void DirectRows(const GemvParams& p, const uint8_t* const (&row_begin)[R],
                                            const uint8_t* limit, float (&acc)[R][N], const void* codebook) {
   constexpr LoadMode kMode = N > kFewActivations || kStreamingAtFewRows<T> ? LoadMode::kStreaming : LoadMode::kCached;
   const int lane = static_cast<int>(threadIdx.x % kWarpSize);
+  int first = lane;
+  if constexpr (kEarly) {
+    if (first < p.chunks) {
+      DirectChunk<T, R, kMode, true>(p, row_begin, limit, first, acc, codebook);
+    } else {
+      WaitForPreviousKernel();
+    }
+    first += kWarpSize;
+  }
   if constexpr (kDirectRowsUnrolled<T, N>) {
 #pragma unroll 2
-    for (int ch = lane; ch < p.chunks; ch += kWarpSize) DirectChunk<T, R, kMode>(p, row_begin, limit, ch, acc, codebook);
+    for (int ch = first; ch < p.chunks; ch += kWarpSize) DirectChunk<T, R, kMode>(p, row_begin, limit, ch, acc, codebook);
   } else {
-    for (int ch = lane; ch < p.chunks; ch += kWarpSize) DirectChunk<T, R, kMode>(p, row_begin, limit, ch, acc, codebook);
+    for (int ch = first; ch < p.chunks; ch += kWarpSize) DirectChunk<T, R, kMode>(p, row_begin, limit, ch, acc, codebook);
   }
 }
 
 // R rows per warp, each with sums for at most N activations (1,
-// kFewActivations or kMaxGemvBatch).
-template <GgmlType T, int R, int N>
+// kFewActivations or kMaxGemvBatch). kEarly (a plain GEMV of the
+// kEarlyWeightsGemv types): the weights are read before the wait for the
+// quantizer, which StagedRows / DirectRows then make (kernels.h states
+// what that asks of the caller).
+template <GgmlType T, int R, int N, bool kEarly>
 __global__ void __launch_bounds__(kThreads, (kMinBlocksPerSm<T, N>)) GemvKernel(GemvParams p) {
   // The next launch (on the integer path, the next quantizer) may queue
   // behind this grid's last blocks; it waits for them to finish. The plain
@@ -303,7 +322,7 @@ __global__ void __launch_bounds__(kThreads, (kMinBlocksPerSm<T, N>)) GemvKernel(
   }
   if (row0 >= p.rows) return;
   float acc[R][N] = {};
-  WaitForPreviousKernel();  // the quantized activations (and expert ids) are written
+  if constexpr (!kEarly) WaitForPreviousKernel();  // the quantized activations (and expert ids) are written
   const uint8_t* w = SlotWeights(p);
   if (w == nullptr) {
 #pragma unroll
@@ -318,9 +337,9 @@ __global__ void __launch_bounds__(kThreads, (kMinBlocksPerSm<T, N>)) GemvKernel(
   if constexpr (!kUsesIntegerGemv<T>) {
     FloatRows<T, R>(p, row_begin, acc);
   } else if constexpr (kStagedGemv<T> || (N <= kFewActivations && kStagedAtFewRows<T>)) {
-    StagedRows<T, R>(p, row_begin, limit, acc, codebook);
+    StagedRows<T, R, kEarly>(p, row_begin, limit, acc, codebook);
   } else {
-    DirectRows<T, R>(p, row_begin, limit, acc, codebook);
+    DirectRows<T, R, kEarly>(p, row_begin, limit, acc, codebook);
   }
   WriteRows<R>(p, row0, acc);
 }
@@ -375,9 +394,13 @@ LaunchStatus LaunchGemv(GemvParams p, int activations, int slots, void* workspac
   }
   auto launch = [&](auto rows_per_warp, auto activations) {
     constexpr int R = decltype(rows_per_warp)::value;
+    constexpr int N = decltype(activations)::value;
     const int rows_per_block = R * kWarpsPerBlock;
     const dim3 grid(static_cast<unsigned>((p.rows + rows_per_block - 1) / rows_per_block), static_cast<unsigned>(slots));
-    return LaunchAfterPrevious(GemvKernel<T, R, decltype(activations)::value>, grid, dim3(kThreads), stream, p);
+    if constexpr (kUsesIntegerGemv<T> && kEarlyWeightsGemv<T> && N <= kFewActivations) {
+      if (p.ids == nullptr) return LaunchAfterPrevious(GemvKernel<T, R, N, true>, grid, dim3(kThreads), stream, p);
+    }
+    return LaunchAfterPrevious(GemvKernel<T, R, N, false>, grid, dim3(kThreads), stream, p);
   };
   // The activation cap of the batch-1 kernel (and the expert GEMV's).
   using BatchOne = std::integral_constant<int, kBatchOneOnTwoActivationKernel<T> ? kFewActivations : 1>;

@@ -95,6 +95,46 @@ constexpr bool kAsyncStagedGemv =
     T == GgmlType::kIQ3_XXS || T == GgmlType::kIQ3_S;
 #endif
 
+// Types whose plain batch 1-2 GEMV (not the expert GEMV, whose weights
+// depend on its ids) sets its first weight loads on their way before it
+// waits for the quantizer: a staged type's first span, a direct type's
+// first chunk, decoded before the wait. On an H200 (one A/B run, three
+// rounds, batch 1 GB/s, waiting first against loading first): Q4_K
+// 3533-3543 / 3666-3667, IQ4_XS 3264-3274 / 3387-3391, MXFP4 3244-3299 /
+// 3363-3374, Q5_K 3401-3423 / 3471-3482, Q4_0 3778-3787 / 3830-3832,
+// Q3_K 1910-1933 / 1960-1961, Q6_K 3203-3212 / 3222-3256; in another
+// (two rounds, batch 1 / batch 2) Q5_0 3509-3535 / 2405-2406 against
+// 3548-3554 / 2951-2954, Q5_1 +2-3%, Q4_1 +1.6% / -0.5%, IQ2_XXS +2% /
+// +4%, Q2_K level / +2%, IQ4_NL level / +1-3%. Q8_0 (3619-3655 against
+// 3516-3596), NVFP4, Q1_0 and Q2_0 lost 1-3%; the IQ1, IQ2_XS, IQ2_S,
+// IQ3, TQ1_0 and TQ2_0 kernels moved within 1%. A third run (three rounds)
+// confirmed the list at batch 1 / batch 2: for example Q4_K 3503-3515 /
+// 2960-2969 against 3638-3640 / 3041-3049, MXFP4 3238-3279 / 2598-2607
+// against 3317-3342 / 2785-2846; IQ2_XXS's batch 1 moved -2% there.
+template <GgmlType T>
+constexpr bool kEarlyWeightsGemv =
+    T == GgmlType::kQ4_0 || T == GgmlType::kQ4_1 || T == GgmlType::kQ5_0 || T == GgmlType::kQ5_1 ||
+    T == GgmlType::kQ2_K || T == GgmlType::kQ3_K || T == GgmlType::kQ4_K || T == GgmlType::kQ5_K ||
+    T == GgmlType::kQ6_K || T == GgmlType::kIQ2_XXS || T == GgmlType::kIQ4_NL || T == GgmlType::kIQ4_XS ||
+    T == GgmlType::kMXFP4;
+
+// Staged types whose plain batch-1 GEMV (kEarlyWeightsGemv) copies its
+// spans by cp.async, while their expert GEMV keeps the copy through
+// registers (kAsyncStagedGemv: the expert GEMV lost with cp.async). On an
+// H200 (one A/B run, four rounds, Q6_K, both loading first; ceilings
+// 4063-4094 GB/s): batch 1 3263-3283 against 3282-3302, the expert GEMV
+// (the other kernel) 2940-2994 against 2853-2910. Eight blocks a SM lost
+// (3136-3147). Its batch 2 fell with cp.async and the early loads
+// together (another run: 2656-2684 with neither, 2623-2637 with both), so
+// it copies through registers there. CUDA only.
+template <GgmlType T>
+constexpr bool kAsyncStagedEarly =
+#if defined(VT_HIP)
+    false;
+#else
+    T == GgmlType::kQ6_K;
+#endif
+
 // Q4_1 stages its blocks at batch 1-2 only: in one A/B run on an H200,
 // batch 1 went from 3205 to 3378 GB/s and the expert GEMV from 2762 to
 // 2860, while staging Q4_0, Q5_0, Q5_1, IQ4_NL, IQ4_XS, MXFP4, Q4_K and

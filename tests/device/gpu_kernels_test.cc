@@ -241,7 +241,8 @@ TEST_CASE("expert GEMV computes the selected experts in one launch; a bad id giv
   const int count = static_cast<int>(ids.size());
   for (GgmlType type : {GgmlType::kQ4_K, GgmlType::kQ8_0, GgmlType::kMXFP4, GgmlType::kIQ2_XXS, GgmlType::kIQ1_M,
                         GgmlType::kF16, GgmlType::kBF16}) {
-    const int64_t k = 2 * std::max<int64_t>(256, gpu::KernelBlockValues(type));
+    // 128 chunks a row or more: each lane takes several chunks of a row.
+    const int64_t k = 4 * std::max<int64_t>(1024, gpu::KernelBlockValues(type));
     const std::vector<uint8_t> tower = testing::RandomBlocks(type, kExperts * kRows * k, rng);
     const std::vector<float> w_values = testing::Dequantized(type, tower, kExperts * kRows * k);
     DeviceArray<uint8_t> device_tower(tower);

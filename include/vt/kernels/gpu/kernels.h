@@ -45,10 +45,10 @@ struct MatmulArgs {
 
 // Decode, batch 1-8: the weights are read once for the whole batch. Block
 // types (kIntegerGemvTypes) quantize x to int8 per 32 values first (into
-// `workspace`); F32, F16 and BF16 read x as floats. On CUDA, Q4_0, Q4_1,
-// Q5_0, Q5_1, Q8_0, Q4_K, Q5_K, Q6_K, IQ4_NL, IQ4_XS and MXFP4 run on int8
-// tensor cores from a batch chosen per type (3 to 6), adding partial row
-// sums into y atomically: there y's last bits may differ between runs.
+// `workspace`); F32, F16 and BF16 read x as floats. On CUDA every block
+// type but NVFP4 runs on int8 tensor cores from a batch chosen per type (2
+// to 6), adding partial row sums into y atomically: there y's last bits may
+// differ between runs.
 using GemvArgs = MatmulArgs;
 
 // Prefill, any batch (GEMV serves 1-8 better). On CUDA the types of
@@ -92,6 +92,14 @@ constexpr size_t GemvWorkspaceBytes(int64_t k, int activations) {
   return (codes + 15) / 16 * 16 + codes / 32 * 16;
 }
 
+// Each GEMV and GEMM of a block type quantizes x in a launch of its own,
+// and its main kernel may start while the kernels queued before it in
+// `stream` finish (CUDA's programmatic dependent launch). At batch 1-2
+// Gemv and Gemm of most block types read W before they wait for them (not
+// ExpertGemv), so the call must not overlap the end of a kernel that
+// writes W: write W with a copy, or queue something that is not a
+// programmatic launch (a copy, an event wait, a plain kernel) between its
+// writer and the call. vt's own kernels never write block-type weights.
 LaunchStatus Gemv(const GemvArgs& args, void* workspace, size_t workspace_bytes, StreamHandle stream);
 LaunchStatus ExpertGemv(const ExpertGemvArgs& args, void* workspace, size_t workspace_bytes, StreamHandle stream);
 // Device bytes the GEMM of a block type needs in `workspace` (plain floats
