@@ -180,9 +180,10 @@ __device__ __forceinline__ void FloatRows(const GemvParams& p, const uint8_t* co
 
 // Spans of 32 chunks staged through shared memory; the next span loads
 // while this one is decoded. It travels through registers (LoadSpan,
-// StoreSpan) or, for the kAsyncStagedGemv types at batch 1-2, straight
-// into a second shared buffer (CopySpanAsync). kEarly: the first span is
-// on its way before the wait for the quantizer.
+// StoreSpan) or, for the kAsyncStagedGemv types at batch 1-2 and the
+// kAsyncStagedEarly types' early batch-1 kernel, straight into a second
+// shared buffer (CopySpanAsync). kEarly: the first span is on its way
+// before the wait for the quantizer.
 template <GgmlType T, int R, bool kEarly, int N>
 __device__ __forceinline__ void StagedRows(const GemvParams& p, const uint8_t* const (&row_begin)[R],
                                            const uint8_t* limit, float (&acc)[R][N], const void* codebook) {
