@@ -105,9 +105,10 @@ constexpr bool kAsyncStagedGemv =
 // Q3_K 1910-1933 / 1960-1961, Q6_K 3203-3212 / 3222-3256; in another
 // (two rounds, batch 1 / batch 2) Q5_0 3509-3535 / 2405-2406 against
 // 3548-3554 / 2951-2954, Q5_1 +2-3%, Q4_1 +1.6% / -0.5%, IQ2_XXS +2% /
-// +4%, Q2_K level / +2%, IQ4_NL level / +1-3%. Q8_0 (3619-3655 against
-// 3516-3596), NVFP4, Q1_0 and Q2_0 lost 1-3%; the IQ1, IQ2_XS, IQ2_S,
-// IQ3, TQ1_0 and TQ2_0 kernels moved within 1%. A third run (three rounds)
+// +4%, Q2_K level / +2%, IQ4_NL level / +1-3%. Q8_0 (first run 3639-3655
+// against 3593-3596, second 3619-3634 against 3516-3523), NVFP4, Q1_0 and
+// Q2_0 lost 1-3%; the IQ1, IQ2_XS, IQ2_S, IQ3, TQ1_0 and TQ2_0 kernels
+// moved within 1%. A third run (three rounds)
 // confirmed the list at batch 1 / batch 2: for example Q4_K 3503-3515 /
 // 2960-2969 against 3638-3640 / 3041-3049, MXFP4 3238-3279 / 2598-2607
 // against 3317-3342 / 2785-2846; IQ2_XXS's batch 1 moved -2% there.
