@@ -28,8 +28,11 @@ inline Q8Activations CarveWorkspace(void* workspace, int64_t k, int activations)
 // - kMmaTiles: tiles of kQ8TileColumns activations, one after another; in a
 //   tile, chunk-major over its activations (those past the last one zero),
 //   each run's codes placed for the tensor-core kernel's B operand
-//   (activation_q8.cu's TilePlace).
-enum class Q8Layout { kRows, kNibblePairs, kMmaTiles };
+//   (activation_q8.cu's TilePlace);
+// - kMmaTilePairs: kMmaTiles' runs, each run's codes in kNibblePairs' order,
+//   for a tensor-core decoder that leaves its values in that order
+//   (frag_decode.cuh's kPairedCodes).
+enum class Q8Layout { kRows, kNibblePairs, kMmaTiles, kMmaTilePairs };
 inline constexpr int kQ8TileColumns = 8;
 
 // One warp per run of 32 values of x ([activations][chunks * 32]), into

@@ -52,16 +52,22 @@ __device__ __forceinline__ void SplitNibbleWord(uint32_t w, FragSlice& f) {
 }
 // IQ4_NL's and MXFP4's 16-entry value tables as four little-endian words,
 // at compile time (scalars, so device code folds them into immediates).
-enum class NibbleTable { kIq4nl, kFp4, kIq4nlCarries };
+// kIq4nlCarries and kIq4nlCarriesPaired: see LookupNibbleWord.
+enum class NibbleTable { kIq4nl, kFp4, kIq4nlCarries, kIq4nlCarriesPaired };
 template <NibbleTable K, int I>
 inline constexpr uint32_t kTableWord =
     OffsetTableWord(K == NibbleTable::kIq4nl ? iq_constants::kValuesIq4nl : iq_constants::kValuesFp4, 0, 4 * I);
 
 // kIq4nlCarries: IQ4_NL's values from LookupIq4nlInNibbleOrder, sorted
-// (fewer integer instructions than Lookup16's pick).
+// (fewer integer instructions than Lookup16's pick); kIq4nlCarriesPaired:
+// the same left in nibble order (FragDefaults' kPairedCodes).
 template <NibbleTable K>
 __device__ __forceinline__ void LookupNibbleWord(uint32_t w, FragSlice& f) {
-  if constexpr (K == NibbleTable::kIq4nlCarries) {
+  if constexpr (K == NibbleTable::kIq4nlCarriesPaired) {
+    const int2 values = LookupIq4nlInNibbleOrder(w);
+    f.lo = values.x;
+    f.hi = values.y;
+  } else if constexpr (K == NibbleTable::kIq4nlCarries) {
     const int2 values = SortNibbleOrder(LookupIq4nlInNibbleOrder(w));
     f.lo = values.x;
     f.hi = values.y;
@@ -86,8 +92,13 @@ __device__ __forceinline__ void LookupNibbleWord(uint32_t w, FragSlice& f) {
 //   gives each half its own min (m[0], m[1]).
 // - kCodebookWords: the words of its codebook (frag_decode_codebooks.cuh),
 //   0 for none.
+// - kPairedCodes: it leaves a thread's values in the order a word's nibbles
+//   come in (Lookup16InNibbleOrder): lo holds elements 4t, 16+4t, 4t+1,
+//   16+4t+1 and hi 4t+2, 16+4t+2, 4t+3, 16+4t+3. The mma sums over k in any
+//   order, so it pairs them with activations whose codes lie in the same
+//   order (Q8Layout::kMmaTilePairs) and saves sorting them.
 struct FragDefaults {
-  static constexpr bool kDefined = true, kShareScales = false, kSplitMins = false;
+  static constexpr bool kDefined = true, kShareScales = false, kSplitMins = false, kPairedCodes = false;
   static constexpr int kCodebookWords = 0;
 };
 
@@ -171,16 +182,17 @@ struct FragBlock<T::kMXFP4> : FragDefaults {  // 17-byte blocks: any alignment
   }
 };
 // MXFP4 for the tensor-core GEMV (one tile of activations): its values plus
-// kFp4PairOffset (LookupFp4InNibbleOrder, fewer integer instructions), sorted,
-// with the offset in the min. On an H200 (one A/B run, three rounds) batches
-// 5-8 went from 1435-1443 to 1578-1585 GB/s against FragBlock<kMXFP4>, but the
-// GEMM (eight tiles, so eight offset terms per decoded chunk) fell from 74.2
-// to 64.4 TFLOP/s, and keeps FragBlock.
+// kFp4PairOffset (LookupFp4InNibbleOrder, fewer integer instructions), in
+// nibble order (kPairedCodes), with the offset in the min. On an H200 (one
+// A/B run, three rounds) batches 5-8 went from 1435-1443 to 1578-1585 GB/s
+// against FragBlock<kMXFP4> (both sorted), but the GEMM (eight tiles, so
+// eight offset terms per decoded chunk) fell from 74.2 to 64.4 TFLOP/s, and
+// keeps FragBlock.
 struct Fp4OffsetFrag : FragDefaults {
-  static constexpr bool kSplitScales = false, kOffset = true;
+  static constexpr bool kSplitScales = false, kOffset = true, kPairedCodes = true;
   template <LoadMode S>
   __device__ static void Decode(const uint8_t* b, int, int t, FragSlice& f) {
-    const int2 values = SortNibbleOrder(LookupFp4InNibbleOrder<kFp4PairOffset>(WordAt1<S>(b + 1 + 4 * t)));
+    const int2 values = LookupFp4InNibbleOrder<kFp4PairOffset>(WordAt1<S>(b + 1 + 4 * t));
     f.lo = values.x;
     f.hi = values.y;
     const float d = E8m0Half(b[0]);
@@ -266,20 +278,22 @@ struct FragBlock<T::kIQ4_XS> : FragDefaults {  // 136-byte blocks: 8-aligned
 template <GgmlType T>
 constexpr bool kHasFragDecoder = FragBlock<T>::kDefined;
 
-// IQ4_NL's or IQ4_XS's FragBlock with LookupIq4nlInNibbleOrder. On an H200
-// (one A/B run, two rounds) batch 8 went from 1748-1764 to 2001-2002 GB/s
-// for IQ4_NL and from 1474-1491 to 1660-1662 for IQ4_XS, but IQ4_XS's GEMM
+// IQ4_NL's or IQ4_XS's FragBlock with LookupIq4nlInNibbleOrder, in nibble
+// order (kPairedCodes). On an H200 (one A/B run, two rounds, both sorted)
+// batch 8 went from 1748-1764 to 2001-2002 GB/s for IQ4_NL and from
+// 1474-1491 to 1660-1662 for IQ4_XS against FragBlock, but IQ4_XS's GEMM
 // (eight tiles) fell from 74.6-74.9 to 60.8-60.9 TFLOP/s (IQ4_NL's held at
 // 73.4-73.7), so only the GEMV's kernel takes it.
 template <GgmlType T>
 struct Iq4CarriesFrag : FragBlock<T> {
+  static constexpr bool kPairedCodes = true;
   template <LoadMode S>  // IQ4_NL
   __device__ static void Decode(const uint8_t* b, int j, int t, FragSlice& f) {
-    FragBlock<T>::template Decode<S, NibbleTable::kIq4nlCarries>(b, j, t, f);
+    FragBlock<T>::template Decode<S, NibbleTable::kIq4nlCarriesPaired>(b, j, t, f);
   }
   template <LoadMode S>  // IQ4_XS, which shares its scales
   __device__ static void Codes(const uint8_t* b, int j, int t, FragSlice& f) {
-    FragBlock<T>::template Codes<S, NibbleTable::kIq4nlCarries>(b, j, t, f);
+    FragBlock<T>::template Codes<S, NibbleTable::kIq4nlCarriesPaired>(b, j, t, f);
   }
 };
 

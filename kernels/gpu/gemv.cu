@@ -379,7 +379,7 @@ LaunchStatus LaunchGemv(GemvParams p, int activations, int slots, void* workspac
   if constexpr (kUsesIntegerGemv<T>) {
     const cudaError_t queued =
         tensor_cores  // it adds into y
-            ? QueueQuantizer(p, Q8Layout::kMmaTiles, activations, kQ8TileColumns,
+            ? QueueQuantizer(p, kTensorCoreGemvLayout<T>, activations, kQ8TileColumns,
                              static_cast<int64_t>(p.batch) * p.rows, workspace, stream)
             : QueueQuantizer(p, kNibblePairGemv<T> ? Q8Layout::kNibblePairs : Q8Layout::kRows, activations,
                              activations, 0, workspace, stream);

@@ -11,11 +11,11 @@
 // multiplied with all of them.
 //
 // Work is split evenly over the resident warps: the rows' tiles times their
-// steps of 8 chunks form one sequence of items, and each warp takes a
-// contiguous run of it. A tile shared by several warps gets their partial
-// sums by atomic adds into y, which the activation quantizer zeroes first;
-// the order of those adds, and so the last bits of y, may vary from run to
-// run.
+// steps (of kTileStepChunks chunks) form one sequence of items, and each
+// warp takes a contiguous run of it. A tile shared by several warps gets
+// their partial sums by atomic adds into y, which the activation quantizer
+// zeroes first; the order of those adds, and so the last bits of y, may
+// vary from run to run.
 #pragma once
 
 #include <atomic>
@@ -32,7 +32,33 @@ namespace vt::gpu {
 constexpr int kTensorCoreWarps = 4;
 constexpr int kTensorCoreThreads = kTensorCoreWarps * kWarpSize;
 constexpr int kTileRows = 16;
-constexpr int kStepChunks = 8;
+// Chunks of each row a warp's step takes (TileStep): 8, but for the GEMV
+// (one tile of activations) of the low-bit types, whose 8 chunks of 16 rows
+// are few bytes (IQ1_S: 800), 16, and 32 for Q1_0. On an H200 (two A/B
+// runs, two rounds each, batch 8 GB/s, 8 / 16 / 32 chunks): IQ1_S 710-717 /
+// 782 / 488-492, IQ1_M 603-604 / 658-659 / 463-471, IQ2_S 901 / 957 /
+// 541-546, TQ1_0 927-931 / 1051-1052 / 987-989, TQ2_0 1580-1581 / 1743-1747
+// / 1708-1724, Q2_K 1216-1227 / 1265 / 1030-1031, Q2_0 1252-1253 /
+// 1306-1309 / 1179, Q1_0 810 / 882-883 / 911-914. With 16 for every type
+// the others lost at batch 8 (Q8_0 2947-2954 against 1345-1352, Q4_0 -9%,
+// MXFP4 -2%, IQ4_XS level) and every GEMM lost 3-55%.
+template <GgmlType T, int kTiles>
+constexpr int TileStepChunks() {
+  if (kTiles > 1) return 8;
+  switch (T) {
+    case GgmlType::kQ1_0: return 32;
+    case GgmlType::kQ2_K:
+    case GgmlType::kIQ1_S:
+    case GgmlType::kIQ2_S:
+    case GgmlType::kIQ1_M:
+    case GgmlType::kTQ1_0:
+    case GgmlType::kTQ2_0:
+    case GgmlType::kQ2_0: return 16;
+    default: return 8;
+  }
+}
+template <GgmlType T, int kTiles>
+constexpr int kTileStepChunks = TileStepChunks<T, kTiles>();
 static_assert(kQ8TileColumns == kMaxGemvBatch, "the mma's n = 8 side holds the whole batch");
 
 // D = A * B + bias over int8 (bias: every element of C), A 16 x 32 (rows
@@ -112,7 +138,7 @@ __device__ __forceinline__ void DecodeSlice(const uint8_t* b, int j, int t, cons
   }
 }
 
-// One step (kStepChunks chunks, fewer when kWhole is false and the row
+// One step (kTileStepChunks chunks, fewer when kWhole is false and the row
 // ends first) of this thread's two rows, g and g + 8 of the tile, whose
 // blocks start at span_a and span_b, times the tiles of 8 activations that
 // hold the batch (at most kTiles), into acc[tile]. Each chunk is decoded
@@ -136,6 +162,7 @@ __device__ __forceinline__ void TensorCoreStep(const GemvParams& p, const uint8_
   // 4 + t of the step for its two rows (past a row's end they are unused
   // bytes of the staged copy), and its group trades them by shuffles.
   constexpr bool kShare = Frag::kShareScales;
+  constexpr int kStepChunks = kTileStepChunks<T, kTiles>;
   FragSlice held[kStepChunks / 4][2];
   if constexpr (kShare) {
 #pragma unroll
@@ -195,7 +222,7 @@ __device__ __forceinline__ void AddTile(const GemvParams& p, int64_t tile, int c
 // lanes so every load instruction covers contiguous lines; a row keeps an
 // odd number of pieces in shared memory, so the fragment reads of eight rows
 // fall in distinct banks.
-template <GgmlType T>
+template <GgmlType T, int kStepChunks>
 struct TileStep {
   using B = Block<T>;
   static constexpr int kSpanBytes = kStepChunks / (B::kValues / 32) * B::kBytes;
@@ -235,10 +262,9 @@ __device__ __forceinline__ const uint8_t* SpanStart(const GemvParams& p, const T
 // LoadTileStep for a tile whose 16 rows all lie before the tensor's end:
 // no clamping and no bounds test, so a piece costs one wide multiply-add
 // for its row's span, a few integer instructions to place it, and its load.
-template <GgmlType T>
+template <class S>
 __device__ __forceinline__ void LoadInnerTileStep(const GemvParams& p, const uint8_t* start,
-                                                  uint4 (&pieces)[TileStep<T>::kPerLane]) {
-  using S = TileStep<T>;
+                                                  uint4 (&pieces)[S::kPerLane]) {
   const int lane = static_cast<int>(threadIdx.x % kWarpSize);
 #pragma unroll
   for (int j = 0; j < S::kPerLane; ++j) {
@@ -255,14 +281,13 @@ __device__ __forceinline__ void LoadInnerTileStep(const GemvParams& p, const uin
 
 // This lane's pieces of the tile's spans at `at`; at the tensor's end a
 // piece that crosses it is read byte by byte up to it.
-template <GgmlType T>
+template <class S>
 __device__ __forceinline__ void LoadTileStep(const GemvParams& p, const TilePosition& at, const uint8_t* limit,
-                                             uint4 (&pieces)[TileStep<T>::kPerLane]) {
-  using S = TileStep<T>;
+                                             uint4 (&pieces)[S::kPerLane]) {
   const int lane = static_cast<int>(threadIdx.x % kWarpSize);
   const bool at_end = at.AtEnd(p);
   if (!at_end) {
-    LoadInnerTileStep<T>(p, at.start, pieces);
+    LoadInnerTileStep<S>(p, at.start, pieces);
     return;
   }
 #pragma unroll
@@ -312,7 +337,8 @@ template <GgmlType T, int kTiles>
 __global__ void __launch_bounds__(kTensorCoreThreads, kTiles == 1 ? kTensorCoreMinBlocks<T> : kGemmMinBlocks<T>)
     TensorCoreGemvKernel(GemvParams p, int64_t items, int steps) {
   StartDependentKernel();  // the next launch may queue behind this grid; it waits for it to finish
-  using S = TileStep<T>;
+  constexpr int kStepChunks = kTileStepChunks<T, kTiles>;
+  using S = TileStep<T, kStepChunks>;
   __shared__ uint4 staged[kTensorCoreWarps][kTileRows * S::kRowStride];
   const int64_t warps = static_cast<int64_t>(gridDim.x) * kTensorCoreWarps;
   const int warp_in_block = static_cast<int>(threadIdx.x / kWarpSize);
@@ -352,7 +378,7 @@ __global__ void __launch_bounds__(kTensorCoreThreads, kTiles == 1 ? kTensorCoreM
   TilePosition next_at = at;
   next_at.Advance(p, steps, S::kSpanBytes);
   uint4 next[S::kPerLane];
-  if (begin < end) LoadTileStep<T>(p, at, limit, next);
+  if (begin < end) LoadTileStep<S>(p, at, limit, next);
   for (int64_t item = begin; item < end; ++item) {
     WarpSync();  // the previous step's readers are done
 #pragma unroll
@@ -361,7 +387,7 @@ __global__ void __launch_bounds__(kTensorCoreThreads, kTiles == 1 ? kTensorCoreM
       if (q < kTileRows * S::kPieces) rows[q / S::kPieces * S::kRowStride + q % S::kPieces] = next[j];
     }
     WarpSync();
-    if (item + 1 < end) LoadTileStep<T>(p, next_at, limit, next);
+    if (item + 1 < end) LoadTileStep<S>(p, next_at, limit, next);
     // Rows g and g + 8 of the tile, at their bytes' places modulo 16.
     const uint8_t* span_a = reinterpret_cast<const uint8_t*>(rows + g * S::kRowStride) +
                             (reinterpret_cast<uintptr_t>(SpanStart(p, at, g)) & 15);
@@ -416,6 +442,7 @@ template <GgmlType T, int kTiles>
 cudaError_t LaunchTensorCoreGemv(const GemvParams& p, cudaStream_t stream) {
   int64_t resident = 0;
   if (const cudaError_t error = (ResidentBlocks<T, kTiles>(resident)); error != cudaSuccess) return error;
+  constexpr int kStepChunks = kTileStepChunks<T, kTiles>;
   const int steps = (p.chunks + kStepChunks - 1) / kStepChunks;
   const int64_t items = (static_cast<int64_t>(p.rows) + kTileRows - 1) / kTileRows * steps;
   const int64_t wanted = (items + kTensorCoreWarps - 1) / kTensorCoreWarps;
@@ -461,12 +488,25 @@ constexpr int kTensorCoreMinBatch = TensorCoreMinBatch<T>();
 template <GgmlType T>
 constexpr bool kTensorCoreGemv = kHasFragDecoder<T>;
 
+// The activation layout the GEMV's kernel (one tile) reads.
+template <GgmlType T>
+constexpr Q8Layout TensorCoreGemvLayout() {
+  if constexpr (kTensorCoreGemv<T>) {
+    if (TileFrag<T, 1>::kPairedCodes) return Q8Layout::kMmaTilePairs;
+  }
+  return Q8Layout::kMmaTiles;
+}
+template <GgmlType T>
+constexpr Q8Layout kTensorCoreGemvLayout = TensorCoreGemvLayout<T>();
+
 #else
 
 template <GgmlType T>
 constexpr bool kTensorCoreGemv = false;
 template <GgmlType T>
 constexpr int kTensorCoreMinBatch = 1 << 30;
+template <GgmlType T>
+constexpr Q8Layout kTensorCoreGemvLayout = Q8Layout::kMmaTiles;
 
 template <GgmlType T, int kTiles>
 cudaError_t LaunchTensorCoreGemv(const GemvParams&, cudaStream_t);  // not defined: no type takes it on HIP

@@ -162,8 +162,8 @@ void CheckGemv(GgmlType type, GemvShape shape, std::mt19937_64& rng) {
 TEST_CASE("GEMV matches the CPU kernels' dequantized dot, every decoded type, batch 1 to 8", "[gpu][gemv]") {
   // Shapes: one block; ragged warps and rows; batch 8; many rows at batch 2;
   // a long row (33792 values) at batch 1; at batch 5 and 7, tiles of 16 rows
-  // over ragged steps of 8 chunks, which the tensor-core kernel (batch 3-8)
-  // splits between warps.
+  // over ragged steps of 8 to 32 chunks, which the tensor-core kernel (batch
+  // 3-8) splits between warps.
   const uint64_t seed = FreshSeed();
   INFO("seed " << seed);
   std::mt19937_64 rng(seed);
