@@ -17,10 +17,14 @@ __device__ __forceinline__ int CodePlace(Q8Layout layout, int e) {
   }
 }
 
-__global__ void QuantizeActivationsQ8(const float* x, Q8Layout layout, int activations, int columns, int64_t chunks,
-                                      Q8Activations out, float* clear, int64_t clear_count) {
-  StartDependentKernel();  // the GEMV may launch now; it waits for this grid before reading `out`
+// The quantizer's body; kReleaseAfterWait: see activation_q8.cuh.
+template <bool kReleaseAfterWait>
+__device__ __forceinline__ void Quantize(const float* x, Q8Layout layout, int activations, int columns, int64_t chunks,
+                                         Q8Activations out, float* clear, int64_t clear_count) {
+  // The GEMV may launch now (or after the wait); it waits for this grid before reading `out`.
+  if constexpr (!kReleaseAfterWait) StartDependentKernel();
   WaitForPreviousKernel();  // whatever ran before (the last GEMV reading `out`, or x's writer) is done
+  if constexpr (kReleaseAfterWait) StartDependentKernel();
   const int64_t threads = static_cast<int64_t>(gridDim.x) * blockDim.x;
   for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < clear_count; i += threads) {
     clear[i] = 0.0f;
@@ -50,6 +54,16 @@ __global__ void QuantizeActivationsQ8(const float* x, Q8Layout layout, int activ
                                     d * static_cast<float>(upper_sum));
     }
   }
+}
+
+__global__ void QuantizeActivationsQ8(const float* x, Q8Layout layout, int activations, int columns, int64_t chunks,
+                                      Q8Activations out, float* clear, int64_t clear_count) {
+  Quantize<false>(x, layout, activations, columns, chunks, out, clear, clear_count);
+}
+__global__ void QuantizeActivationsQ8ReleasedAfterWait(const float* x, Q8Layout layout, int activations, int columns,
+                                                       int64_t chunks, Q8Activations out, float* clear,
+                                                       int64_t clear_count) {
+  Quantize<true>(x, layout, activations, columns, chunks, out, clear, clear_count);
 }
 
 }  // namespace vt::gpu

@@ -28,7 +28,7 @@ constexpr int kThreads = kWarpsPerBlock * kWarpSize;
 // The weights of this grid row (slot), or null for an expert id out of range.
 __device__ const uint8_t* SlotWeights(const GemvParams& p) {
   if (p.ids == nullptr) return p.weights;
-  const int32_t id = p.ids[blockIdx.y];
+  const int32_t id = LoadFromL2(p.ids + blockIdx.y);  // from L2: see kEarlyWeightsExpertGemv
   if (id < 0 || id >= p.experts) return nullptr;
   return p.weights + static_cast<int64_t>(id) * p.expert_bytes;
 }
@@ -359,15 +359,17 @@ static_assert(TensorCoreListMatches(std::make_index_sequence<kDecodedTypes.size(
 // Queues the activation quantizer: p.xf's `activations` rows into the room
 // of `columns` in `workspace` (p.xq), laid out as `layout`, after zeroing
 // the first `clear` floats of p.y. It may launch while the kernel before it
-// finishes and waits for that kernel on the device before touching memory.
+// finishes and waits for that kernel on the device before touching memory;
+// with `release_after_wait` the GEMV behind it launches only after that.
 cudaError_t QueueQuantizer(GemvParams& p, Q8Layout layout, int activations, int columns, int64_t clear,
-                           void* workspace, cudaStream_t stream) {
+                           void* workspace, cudaStream_t stream, bool release_after_wait = false) {
   p.xq = CarveWorkspace(workspace, static_cast<int64_t>(p.chunks) * 32, columns);
   const int64_t runs = static_cast<int64_t>(columns) * p.chunks;
   const int64_t quant_blocks = (runs * kWarpSize + 255) / 256;
   const dim3 grid(static_cast<unsigned>(quant_blocks < 65535 ? quant_blocks : 65535));
-  return LaunchAfterPrevious(QuantizeActivationsQ8, grid, dim3(256), stream, p.xf, layout, activations, columns,
-                             static_cast<int64_t>(p.chunks), p.xq, p.y, clear);
+  return LaunchAfterPrevious(release_after_wait ? QuantizeActivationsQ8ReleasedAfterWait : QuantizeActivationsQ8, grid,
+                             dim3(256), stream, p.xf, layout, activations, columns, static_cast<int64_t>(p.chunks),
+                             p.xq, p.y, clear);
 }
 
 // Quantizes the activations (integer path) and launches the GEMV of type T.
@@ -382,7 +384,7 @@ LaunchStatus LaunchGemv(GemvParams p, int activations, int slots, void* workspac
             ? QueueQuantizer(p, kTensorCoreGemvLayout<T>, activations, kQ8TileColumns,
                              static_cast<int64_t>(p.batch) * p.rows, workspace, stream)
             : QueueQuantizer(p, kNibblePairGemv<T> ? Q8Layout::kNibblePairs : Q8Layout::kRows, activations,
-                             activations, 0, workspace, stream);
+                             activations, 0, workspace, stream, p.ids != nullptr && kEarlyWeightsExpertGemv<T>);
     if (queued != cudaSuccess) return {std::string(entry) + ": quantizer launch failed: " + cudaGetErrorString(queued)};
   }
   if constexpr (kTensorCoreGemv<T>) {
@@ -399,7 +401,9 @@ LaunchStatus LaunchGemv(GemvParams p, int activations, int slots, void* workspac
     const int rows_per_block = R * kWarpsPerBlock;
     const dim3 grid(static_cast<unsigned>((p.rows + rows_per_block - 1) / rows_per_block), static_cast<unsigned>(slots));
     if constexpr (kUsesIntegerGemv<T> && kEarlyWeightsGemv<T> && N <= kFewActivations) {
-      if (p.ids == nullptr) return LaunchAfterPrevious(GemvKernel<T, R, N, true>, grid, dim3(kThreads), stream, p);
+      if (p.ids == nullptr || kEarlyWeightsExpertGemv<T>) {
+        return LaunchAfterPrevious(GemvKernel<T, R, N, true>, grid, dim3(kThreads), stream, p);
+      }
     }
     return LaunchAfterPrevious(GemvKernel<T, R, N, false>, grid, dim3(kThreads), stream, p);
   };

@@ -119,6 +119,22 @@ constexpr bool kEarlyWeightsGemv =
     T == GgmlType::kQ6_K || T == GgmlType::kIQ2_XXS || T == GgmlType::kIQ4_NL || T == GgmlType::kIQ4_XS ||
     T == GgmlType::kMXFP4;
 
+// The kEarlyWeightsGemv types whose expert GEMV also sets its first weight
+// loads on their way before its wait. Its quantizer then lets it launch
+// only after the quantizer's own wait
+// (QuantizeActivationsQ8ReleasedAfterWait), so whatever the kernels before
+// the call wrote (the ids, the weights) is in memory when it reads the ids
+// (from L2) and the weights. On an H200 (two A/B runs, three rounds each,
+// expert GEMV GB/s, waiting first against loading first): Q2_K 1755-1760
+// / 1817-1821, Q4_K 3017-3031 / 3076-3083, Q5_K 2865-2880 / 2936-2956,
+// IQ4_NL 2697-2732 / 2782-2794, MXFP4 2569-2590 / 2628-2638, Q4_1 +1.7%,
+// Q3_K +1.5%, Q5_0, Q5_1, Q6_K and IQ2_XXS +0.7-1.7%; batch 1 level. Q4_0
+// (-0.2%) and IQ4_XS (+0.1%) gained nothing in the first run and wait
+// first. Releasing every GEMV after the quantizer's wait cost batch 1 1-3%
+// (Q4_0 3825-3829 against 3757-3765).
+template <GgmlType T>
+constexpr bool kEarlyWeightsExpertGemv = kEarlyWeightsGemv<T> && T != GgmlType::kQ4_0 && T != GgmlType::kIQ4_XS;
+
 // Staged types whose plain batch-1 GEMV (kEarlyWeightsGemv) copies its
 // spans by cp.async, while their expert GEMV keeps the copy through
 // registers (kAsyncStagedGemv: the expert GEMV lost with cp.async). On an

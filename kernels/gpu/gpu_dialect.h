@@ -41,6 +41,16 @@ __device__ __forceinline__ V LoadStreaming(const V* p) {
 #endif
 }
 
+// A load from L2 (where every SM's writes meet), past this SM's L1.
+template <class V>
+__device__ __forceinline__ V LoadFromL2(const V* p) {
+#if defined(VT_HIP)
+  return *p;  // HIP runs launches in turn (no early start), so no stale L1
+#else
+  return __ldcg(p);
+#endif
+}
+
 // Orders shared-memory writes of a warp before its later reads.
 __device__ __forceinline__ void WarpSync() {
 #if defined(VT_HIP)

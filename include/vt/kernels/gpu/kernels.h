@@ -95,11 +95,13 @@ constexpr size_t GemvWorkspaceBytes(int64_t k, int activations) {
 // Each GEMV and GEMM of a block type quantizes x in a launch of its own,
 // and its main kernel may start while the kernels queued before it in
 // `stream` finish (CUDA's programmatic dependent launch). At batch 1-2
-// Gemv and Gemm of most block types read W before they wait for them (not
-// ExpertGemv), so the call must not overlap the end of a kernel that
-// writes W: write W with a copy, or queue something that is not a
-// programmatic launch (a copy, an event wait, a plain kernel) between its
-// writer and the call. vt's own kernels never write block-type weights.
+// Gemv and Gemm of most block types read W before they wait for them, so
+// the call must not overlap the end of a kernel that writes W: write W with
+// a copy, or queue something that is not a programmatic launch (a copy, an
+// event wait, a plain kernel) between its writer and the call. vt's own
+// kernels never write block-type weights. ExpertGemv asks nothing of the
+// kind: where it reads its ids and W early, its main kernel starts only
+// once every kernel queued before the call has finished.
 LaunchStatus Gemv(const GemvArgs& args, void* workspace, size_t workspace_bytes, StreamHandle stream);
 LaunchStatus ExpertGemv(const ExpertGemvArgs& args, void* workspace, size_t workspace_bytes, StreamHandle stream);
 // Device bytes the GEMM of a block type needs in `workspace` (plain floats
