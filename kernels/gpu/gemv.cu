@@ -299,9 +299,10 @@ __device__ __forceinline__ void DirectRows(const GemvParams& p, const uint8_t* c
 
 // R rows per warp, each with sums for at most N activations (1,
 // kFewActivations or kMaxGemvBatch). kEarly (a plain GEMV of the
-// kEarlyWeightsGemv types): the weights are read before the wait for the
-// quantizer, which StagedRows / DirectRows then make (kernels.h states
-// what that asks of the caller).
+// kEarlyWeightsGemv types, an expert GEMV of kEarlyWeightsExpertGemv's):
+// the weights (and expert ids) are read before the wait for the quantizer,
+// which StagedRows / DirectRows then make (kernels.h states what that asks
+// of the caller).
 template <GgmlType T, int R, int N, bool kEarly>
 __global__ void __launch_bounds__(kThreads, (kMinBlocksPerSm<T, N>)) GemvKernel(GemvParams p) {
   // The next launch (on the integer path, the next quantizer) may queue

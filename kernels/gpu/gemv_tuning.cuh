@@ -95,8 +95,8 @@ constexpr bool kAsyncStagedGemv =
     T == GgmlType::kIQ3_XXS || T == GgmlType::kIQ3_S;
 #endif
 
-// Types whose plain batch 1-2 GEMV (not the expert GEMV, whose weights
-// depend on its ids) sets its first weight loads on their way before it
+// Types whose plain batch 1-2 GEMV (the expert GEMV: see
+// kEarlyWeightsExpertGemv) sets its first weight loads on their way before it
 // waits for the quantizer: a staged type's first span, a direct type's
 // first chunk, decoded before the wait. On an H200 (one A/B run, three
 // rounds, batch 1 GB/s, waiting first against loading first): Q4_K
