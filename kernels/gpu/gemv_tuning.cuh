@@ -129,7 +129,7 @@ constexpr bool kEarlyWeightsGemv =
 // / 1817-1821, Q4_K 3017-3031 / 3076-3083, Q5_K 2865-2880 / 2936-2956,
 // IQ4_NL 2697-2732 / 2782-2794, MXFP4 2569-2590 / 2628-2638, Q4_1 +1.7%,
 // Q3_K +1.5%, Q5_0, Q5_1, Q6_K and IQ2_XXS +0.7-1.7%; batch 1 level. Q4_0
-// (-0.2%) and IQ4_XS (+0.1%) gained nothing in the first run and wait
+// (-0.3%) and IQ4_XS (+0.1%) gained nothing in the first run and wait
 // first. Releasing every GEMV after the quantizer's wait cost batch 1 1-3%
 // (Q4_0 3825-3829 against 3757-3765).
 template <GgmlType T>
