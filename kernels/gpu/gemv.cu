@@ -379,13 +379,18 @@ LaunchStatus LaunchGemv(GemvParams p, int activations, int slots, void* workspac
                         const char* entry) {
   const bool tensor_cores = kTensorCoreGemv<T> && p.ids == nullptr && p.batch >= kTensorCoreMinBatch<T> &&
                             p.row_bytes <= std::numeric_limits<int>::max();
+  // An expert GEMV that reads its ids and weights before its wait, which
+  // its quantizer must then release only after its own wait.
+  static_assert(!kEarlyWeightsExpertGemv<T> || (kUsesIntegerGemv<T> && kEarlyWeightsGemv<T>),
+                "an early expert GEMV is an early GEMV");
+  const bool early_expert = p.ids != nullptr && kEarlyWeightsExpertGemv<T>;
   if constexpr (kUsesIntegerGemv<T>) {
     const cudaError_t queued =
         tensor_cores  // it adds into y
             ? QueueQuantizer(p, kTensorCoreGemvLayout<T>, activations, kQ8TileColumns,
                              static_cast<int64_t>(p.batch) * p.rows, workspace, stream)
             : QueueQuantizer(p, kNibblePairGemv<T> ? Q8Layout::kNibblePairs : Q8Layout::kRows, activations,
-                             activations, 0, workspace, stream, p.ids != nullptr && kEarlyWeightsExpertGemv<T>);
+                             activations, 0, workspace, stream, early_expert);
     if (queued != cudaSuccess) return {std::string(entry) + ": quantizer launch failed: " + cudaGetErrorString(queued)};
   }
   if constexpr (kTensorCoreGemv<T>) {
@@ -402,7 +407,7 @@ LaunchStatus LaunchGemv(GemvParams p, int activations, int slots, void* workspac
     const int rows_per_block = R * kWarpsPerBlock;
     const dim3 grid(static_cast<unsigned>((p.rows + rows_per_block - 1) / rows_per_block), static_cast<unsigned>(slots));
     if constexpr (kUsesIntegerGemv<T> && kEarlyWeightsGemv<T> && N <= kFewActivations) {
-      if (p.ids == nullptr || kEarlyWeightsExpertGemv<T>) {
+      if (p.ids == nullptr || early_expert) {
         return LaunchAfterPrevious(GemvKernel<T, R, N, true>, grid, dim3(kThreads), stream, p);
       }
     }
