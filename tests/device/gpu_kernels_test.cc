@@ -8,11 +8,15 @@
 #include <bit>
 #include <cstring>
 #include <memory>
+#include <numeric>
 #include <optional>
 #include <random>
 #include <vector>
 
 #include "device_array.h"
+#if !defined(VT_HIP)
+#include "ids_writer.h"
+#endif
 #include "kernel_reference.h"
 #include "test_paths.h"
 #include "vt/kernels/gpu/kernels.h"
@@ -289,6 +293,93 @@ TEST_CASE("expert GEMV computes the selected experts in one launch; a bad id giv
     }
   }
 }
+
+#if !defined(VT_HIP)
+// The ids as a router writes them: each launch's come from a kernel queued
+// just before it (WriteIdsLate), which lets the quantizer start at once and
+// writes only after 20 us. Consecutive launches select disjoint experts, so
+// a GEMV that read the ids before that kernel ended (the early types read
+// them, and their first weights, before their wait) would compute the
+// previous launch's experts. One workspace for all, as in a decode loop.
+TEST_CASE("expert GEMV reads the ids the kernel just before it wrote", "[gpu][expert]") {
+  const uint64_t seed = FreshSeed();
+  INFO("seed " << seed);
+  std::mt19937_64 rng(seed);
+  constexpr int64_t kExperts = 16, kRows = 300;
+  constexpr int kCount = kExperts / 2, kLaunches = 6;
+  constexpr uint64_t kWriteDelayNs = 20000;
+  // Set 0 is the buffer's content before the first launch; set i + 1 is
+  // launch i's, the experts set i left out, in random order.
+  std::vector<int32_t> all(kExperts);
+  std::iota(all.begin(), all.end(), 0);
+  std::shuffle(all.begin(), all.end(), rng);
+  std::vector<std::vector<int32_t>> sets = {std::vector<int32_t>(all.begin(), all.begin() + kCount)};
+  for (int i = 0; i < kLaunches; ++i) {
+    std::vector<int32_t> next;
+    for (int32_t e : all) {
+      if (std::find(sets.back().begin(), sets.back().end(), e) == sets.back().end()) next.push_back(e);
+    }
+    std::shuffle(next.begin(), next.end(), rng);
+    sets.push_back(next);
+  }
+  std::vector<int32_t> launch_ids;
+  for (int i = 1; i <= kLaunches; ++i) launch_ids.insert(launch_ids.end(), sets[i].begin(), sets[i].end());
+  for (GgmlType type : {GgmlType::kQ4_K, GgmlType::kQ6_K, GgmlType::kIQ4_NL, GgmlType::kMXFP4, GgmlType::kQ4_0,
+                        GgmlType::kIQ4_XS}) {
+    CAPTURE(NameOf(type));
+    const int64_t k = 4 * std::max<int64_t>(1024, gpu::KernelBlockValues(type));
+    const std::vector<uint8_t> tower = testing::RandomBlocks(type, kExperts * kRows * k, rng);
+    const std::vector<float> w_values = testing::Dequantized(type, tower, kExperts * kRows * k);
+    DeviceArray<uint8_t> device_tower(tower);
+    DeviceArray<int32_t> source_ids(launch_ids);
+    DeviceArray<int32_t> ids(sets[0]);
+    const size_t workspace_bytes = gpu::GemvWorkspaceBytes(k, 1);
+    DeviceArray<uint8_t> workspace(workspace_bytes);
+    std::vector<std::vector<float>> xs;
+    std::vector<std::unique_ptr<DeviceArray<float>>> device_xs, ys;
+    for (int i = 0; i < kLaunches; ++i) {
+      xs.push_back(testing::RandomFloats(static_cast<size_t>(k), rng));
+      device_xs.push_back(std::make_unique<DeviceArray<float>>(xs.back()));
+      ys.push_back(std::make_unique<DeviceArray<float>>(static_cast<size_t>(kCount * kRows)));
+      ys.back()->Poison(kPoisonByte);
+    }
+    for (int i = 0; i < kLaunches; ++i) {
+      testing::CheckGpu(testing::WriteIdsLate(source_ids.get() + i * kCount, ids.get(), kCount, kWriteDelayNs, nullptr),
+                        "WriteIdsLate");
+      gpu::ExpertGemvArgs args;
+      args.type = type;
+      args.tower = device_tower.get();
+      args.experts = kExperts;
+      args.rows = kRows;
+      args.k = k;
+      args.ids = ids.get();
+      args.count = kCount;
+      args.x = device_xs[i]->get();
+      args.shared_x = true;
+      args.y = ys[i]->get();
+      const gpu::LaunchStatus status = gpu::ExpertGemv(args, workspace.get(), workspace_bytes, nullptr);
+      INFO(status.error);
+      REQUIRE(status.ok());
+    }
+    int failures = 0;
+    for (int i = 0; i < kLaunches; ++i) {
+      const std::vector<float> got = ys[i]->Download();
+      for (int s = 0; s < kCount; ++s) {
+        for (int64_t r = 0; r < kRows; ++r) {
+          const float* w_row = w_values.data() + (sets[i + 1][s] * kRows + r) * k;
+          const testing::Expected e = testing::ExpectedDot(w_row, xs[i].data(), k, true);
+          const float g = got[static_cast<size_t>(s * kRows + r)];
+          if (!(std::fabs(g - e.value) <= e.tolerance) && ++failures <= 3) {
+            UNSCOPED_INFO("launch " << i << " slot " << s << " (expert " << sets[i + 1][s] << ") row " << r
+                                    << ": got " << g << ", want " << e.value << " +- " << e.tolerance);
+          }
+        }
+      }
+    }
+    CHECK(failures == 0);
+  }
+}
+#endif
 
 // GEMM on random data, batch `batch`. The TF32 path: inputs carry a
 // relative error of at most 2^-11 each, so a product is off by at most
