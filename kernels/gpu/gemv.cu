@@ -289,8 +289,11 @@ __device__ __forceinline__ void DirectRows(const GemvParams& p, const uint8_t* c
     }
     first += kWarpSize;
   }
-  if constexpr (kDirectRowsUnrolled<T, N>) {
-#pragma unroll 2
+  // Without a pragma the compiler unrolls as it sees fit, which is not
+  // what "#pragma unroll 1" asks for.
+  constexpr int kUnroll = kDirectRowsUnroll<T, N>;
+  if constexpr (kUnroll > 1) {
+#pragma unroll kUnroll
     for (int ch = first; ch < p.chunks; ch += kWarpSize) DirectChunk<T, R, kMode>(p, row_begin, limit, ch, acc, codebook);
   } else {
     for (int ch = first; ch < p.chunks; ch += kWarpSize) DirectChunk<T, R, kMode>(p, row_begin, limit, ch, acc, codebook);

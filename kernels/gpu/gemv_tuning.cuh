@@ -159,22 +159,25 @@ constexpr bool kAsyncStagedEarly =
 template <GgmlType T>
 constexpr bool kStagedAtFewRows = T == GgmlType::kQ4_1;
 
-// Types whose batch-1 kernel (the expert GEMV's too) unrolls the direct
-// loop (a lane's chunks l, l + 32, ...) by two, where that measured faster
-// on an H200 (one A/B run, three rounds; batch 1 / expert GB/s, rolled
-// against unrolled): Q4_K 3507-3514 / 2834-2839 against 3491-3523 /
+// How many of a lane's chunks (l, l + 32, ...) the batch-1 kernel (the
+// expert GEMV's too) unrolls its direct loop by: 2 where that measured
+// faster on an H200 (one A/B run, three rounds; batch 1 / expert GB/s,
+// rolled against unrolled): Q4_K 3507-3514 / 2834-2839 against 3491-3523 /
 // 2951-2993, IQ4_NL 3176-3187 / 2661-2677 against 3286-3302 / 2685-2701,
 // Q5_0 3453-3457 / 3051-3058 against 3483-3514 / 3086-3121, IQ2_XXS
 // 1360-1362 / 1044-1047 against 1383-1389 / 1045-1049, Q1_0 1389-1391 /
-// 949-956 against 1413-1421 / 957-961. Q4_0 (batch 1 3741-3752 against
-// 3560-3579), Q5_K, NVFP4 and TQ2_0 lost 4-9%. Their batch-2 kernels lost
-// with it (another run: IQ4_NL 2684-2695 against 2317-2332, Q4_K 2946-2970
-// against 2673-2691, IQ2_XXS 1198-1205 against 1124-1125, Q5_0 2369-2379
-// against 2308-2317) and keep the loop rolled.
+// 949-956 against 1413-1421 / 957-961; later (one run, three rounds)
+// MXFP4 3366-3374 / 2615-2633 against 3425-3434 / 2720-2732, while IQ4_XS
+// moved +0.5% / -1.3%. Q4_0 (batch 1 3741-3752 against 3560-3579), Q5_K,
+// NVFP4 and TQ2_0 lost 4-9%. Their batch-2 kernels lost with it (another
+// run: IQ4_NL 2684-2695 against 2317-2332, Q4_K 2946-2970 against
+// 2673-2691, IQ2_XXS 1198-1205 against 1124-1125, Q5_0 2369-2379 against
+// 2308-2317) and keep the loop rolled (1).
 template <GgmlType T, int N>
-constexpr bool kDirectRowsUnrolled = N == 1 && (T == GgmlType::kQ4_K || T == GgmlType::kIQ4_NL ||
-                                                T == GgmlType::kQ5_0 || T == GgmlType::kIQ2_XXS ||
-                                                T == GgmlType::kQ1_0);
+constexpr int kDirectRowsUnroll = N == 1 && (T == GgmlType::kQ4_K || T == GgmlType::kIQ4_NL || T == GgmlType::kQ5_0 ||
+                                             T == GgmlType::kIQ2_XXS || T == GgmlType::kQ1_0 || T == GgmlType::kMXFP4)
+                                      ? 2
+                                      : 1;
 
 // Types whose GEMV sums a chunk's 32 products as one integer and scales
 // the sum once, where the decoder gives the chunk one scale and one min
