@@ -259,17 +259,9 @@ TEST_CASE("expert GEMV computes the selected experts in one launch; a bad id giv
       y.Poison(kPoisonByte);
       const size_t workspace_bytes = gpu::GemvWorkspaceBytes(k, shared_x ? 1 : count);
       DeviceArray<uint8_t> workspace(workspace_bytes);
-      gpu::ExpertGemvArgs args;
-      args.type = type;
-      args.tower = device_tower.get();
-      args.experts = kExperts;
-      args.rows = kRows;
-      args.k = k;
-      args.ids = device_ids.get();
-      args.count = count;
-      args.x = device_x.get();
-      args.shared_x = shared_x;
-      args.y = y.get();
+      const gpu::ExpertGemvArgs args{.type = type, .tower = device_tower.get(), .experts = kExperts, .rows = kRows,
+                                     .k = k, .ids = device_ids.get(), .count = count, .x = device_x.get(),
+                                     .shared_x = shared_x, .y = y.get()};
       const gpu::LaunchStatus status = gpu::ExpertGemv(args, workspace.get(), workspace_bytes, nullptr);
       INFO(status.error);
       REQUIRE(status.ok());
@@ -346,17 +338,9 @@ TEST_CASE("expert GEMV reads the ids the kernel just before it wrote", "[gpu][ex
     for (int i = 0; i < kLaunches; ++i) {
       testing::CheckGpu(testing::WriteIdsLate(source_ids.get() + i * kCount, ids.get(), kCount, kWriteDelayNs, nullptr),
                         "WriteIdsLate");
-      gpu::ExpertGemvArgs args;
-      args.type = type;
-      args.tower = device_tower.get();
-      args.experts = kExperts;
-      args.rows = kRows;
-      args.k = k;
-      args.ids = ids.get();
-      args.count = kCount;
-      args.x = device_xs[i]->get();
-      args.shared_x = true;
-      args.y = ys[i]->get();
+      const gpu::ExpertGemvArgs args{.type = type, .tower = device_tower.get(), .experts = kExperts, .rows = kRows,
+                                     .k = k, .ids = ids.get(), .count = kCount, .x = device_xs[i]->get(),
+                                     .shared_x = true, .y = ys[i]->get()};
       const gpu::LaunchStatus status = gpu::ExpertGemv(args, workspace.get(), workspace_bytes, nullptr);
       INFO(status.error);
       REQUIRE(status.ok());
