@@ -189,6 +189,25 @@ TEST_CASE("GEMV matches the CPU kernels' dequantized dot, every decoded type, ba
 // quantizer runs (programmatic dependent launch). Every launch must still
 // see its own activations: eight launches, alternating batch 1 and 2, each
 // with its own x and y, checked after the last.
+// Inputs and outputs of launches 0 .. count - 1 queued back to back:
+// launch i's random activations (x_values(i) floats, on the host and the
+// device) and its poisoned output (y_values(i) floats).
+struct LaunchBuffers {
+  std::vector<std::vector<float>> xs;
+  std::vector<std::unique_ptr<DeviceArray<float>>> device_xs, ys;
+};
+template <class XValues, class YValues>
+LaunchBuffers RandomLaunches(int count, XValues x_values, YValues y_values, std::mt19937_64& rng) {
+  LaunchBuffers launches;
+  for (int i = 0; i < count; ++i) {
+    launches.xs.push_back(testing::RandomFloats(static_cast<size_t>(x_values(i)), rng));
+    launches.device_xs.push_back(std::make_unique<DeviceArray<float>>(launches.xs.back()));
+    launches.ys.push_back(std::make_unique<DeviceArray<float>>(static_cast<size_t>(y_values(i))));
+    launches.ys.back()->Poison(kPoisonByte);
+  }
+  return launches;
+}
+
 TEST_CASE("back-to-back GEMVs on one workspace each see their own activations", "[gpu][gemv]") {
   const uint64_t seed = FreshSeed();
   INFO("seed " << seed);
@@ -202,14 +221,8 @@ TEST_CASE("back-to-back GEMVs on one workspace each see their own activations", 
     DeviceArray<uint8_t> device_w(w);
     const size_t workspace_bytes = gpu::GemvWorkspaceBytes(kK, 2);
     DeviceArray<uint8_t> workspace(workspace_bytes);
-    std::vector<std::vector<float>> xs;
-    std::vector<std::unique_ptr<DeviceArray<float>>> device_xs, ys;
-    for (int i = 0; i < kLaunches; ++i) {
-      xs.push_back(testing::RandomFloats(static_cast<size_t>(kK * (1 + i % 2)), rng));
-      device_xs.push_back(std::make_unique<DeviceArray<float>>(xs.back()));
-      ys.push_back(std::make_unique<DeviceArray<float>>(static_cast<size_t>(kRows * (1 + i % 2))));
-      ys.back()->Poison(kPoisonByte);
-    }
+    const auto [xs, device_xs, ys] = RandomLaunches(
+        kLaunches, [&](int i) { return kK * (1 + i % 2); }, [&](int i) { return kRows * (1 + i % 2); }, rng);
     for (int i = 0; i < kLaunches; ++i) {
       const gpu::GemvArgs args =
           Matmul(type, device_w.get(), kRows, kK, device_xs[i]->get(), 1 + i % 2, ys[i]->get());
@@ -327,14 +340,8 @@ TEST_CASE("expert GEMV reads the ids the kernel just before it wrote", "[gpu][ex
     DeviceArray<int32_t> ids(sets[0]);
     const size_t workspace_bytes = gpu::GemvWorkspaceBytes(k, 1);
     DeviceArray<uint8_t> workspace(workspace_bytes);
-    std::vector<std::vector<float>> xs;
-    std::vector<std::unique_ptr<DeviceArray<float>>> device_xs, ys;
-    for (int i = 0; i < kLaunches; ++i) {
-      xs.push_back(testing::RandomFloats(static_cast<size_t>(k), rng));
-      device_xs.push_back(std::make_unique<DeviceArray<float>>(xs.back()));
-      ys.push_back(std::make_unique<DeviceArray<float>>(static_cast<size_t>(kCount * kRows)));
-      ys.back()->Poison(kPoisonByte);
-    }
+    const auto [xs, device_xs, ys] =
+        RandomLaunches(kLaunches, [&](int) { return k; }, [&](int) { return kCount * kRows; }, rng);
     for (int i = 0; i < kLaunches; ++i) {
       testing::CheckGpu(testing::WriteIdsLate(source_ids.get() + i * kCount, ids.get(), kCount, kWriteDelayNs, nullptr),
                         "WriteIdsLate");
