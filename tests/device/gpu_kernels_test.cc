@@ -184,11 +184,6 @@ TEST_CASE("GEMV matches the CPU kernels' dequantized dot, every decoded type, ba
   }
 }
 
-// Launches queued back to back on one workspace overlap on the device: each
-// quantizer may start while the GEMV before it runs, and each GEMV while its
-// quantizer runs (programmatic dependent launch). Every launch must still
-// see its own activations: eight launches, alternating batch 1 and 2, each
-// with its own x and y, checked after the last.
 // Inputs and outputs of launches 0 .. count - 1 queued back to back:
 // launch i's random activations (x_values(i) floats, on the host and the
 // device) and its poisoned output (y_values(i) floats).
@@ -208,6 +203,11 @@ LaunchBuffers RandomLaunches(int count, XValues x_values, YValues y_values, std:
   return launches;
 }
 
+// Launches queued back to back on one workspace overlap on the device: each
+// quantizer may start while the GEMV before it runs, and each GEMV while its
+// quantizer runs (programmatic dependent launch). Every launch must still
+// see its own activations: eight launches, alternating batch 1 and 2, each
+// with its own x and y, checked after the last.
 TEST_CASE("back-to-back GEMVs on one workspace each see their own activations", "[gpu][gemv]") {
   const uint64_t seed = FreshSeed();
   INFO("seed " << seed);
