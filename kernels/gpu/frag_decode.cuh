@@ -52,23 +52,19 @@ __device__ __forceinline__ void SplitNibbleWord(uint32_t w, FragSlice& f) {
 }
 // IQ4_NL's and MXFP4's 16-entry value tables as four little-endian words,
 // at compile time (scalars, so device code folds them into immediates).
-// kIq4nlCarries and kIq4nlCarriesPaired: see LookupNibbleWord.
-enum class NibbleTable { kIq4nl, kFp4, kIq4nlCarries, kIq4nlCarriesPaired };
+// kIq4nlCarriesPaired: see LookupNibbleWord.
+enum class NibbleTable { kIq4nl, kFp4, kIq4nlCarriesPaired };
 template <NibbleTable K, int I>
 inline constexpr uint32_t kTableWord =
     OffsetTableWord(K == NibbleTable::kIq4nl ? iq_constants::kValuesIq4nl : iq_constants::kValuesFp4, 0, 4 * I);
 
-// kIq4nlCarries: IQ4_NL's values from LookupIq4nlInNibbleOrder, sorted
-// (fewer integer instructions than Lookup16's pick); kIq4nlCarriesPaired:
-// the same left in nibble order (FragDefaults' kPairedCodes).
+// kIq4nlCarriesPaired: IQ4_NL's values from LookupIq4nlInNibbleOrder
+// (fewer integer instructions than Lookup16's pick), left in nibble order
+// (FragDefaults' kPairedCodes).
 template <NibbleTable K>
 __device__ __forceinline__ void LookupNibbleWord(uint32_t w, FragSlice& f) {
   if constexpr (K == NibbleTable::kIq4nlCarriesPaired) {
     const int2 values = LookupIq4nlInNibbleOrder(w);
-    f.lo = values.x;
-    f.hi = values.y;
-  } else if constexpr (K == NibbleTable::kIq4nlCarries) {
-    const int2 values = SortNibbleOrder(LookupIq4nlInNibbleOrder(w));
     f.lo = values.x;
     f.hi = values.y;
   } else {
