@@ -1,6 +1,7 @@
 // GPU kernel throughput on the device, as a table: keep-quant GEMV (batch 1
-// and 8), expert GEMV (8 of 256 experts), expand to BF16 and GEMM (batch
-// 64), per type, against a device-to-device copy measured in the same run.
+// and 8), expert GEMV (8 of 256 experts, four ways: ExpertFeed), expand to
+// BF16 and GEMM (batch 64), per type, against a device-to-device copy
+// measured in the same run.
 //
 // Weights rotate through eight matrices of about 150 MB (far beyond the
 // H200's 60 MB L2), filled with random bytes once. Effective bandwidth:
@@ -107,6 +108,14 @@ std::string Batch1Target(GgmlType type, double ceiling) {
   return text;
 }
 
+// How the expert GEMV's inputs come about, one column each: its ids from
+// a kernel just before and its own quantizer (ExpertGemv's defaults); the
+// same with settled ids; settled ids, the quantizer
+// (QuantizeExpertActivations) shared by two GEMVs, as an MoE layer's gate
+// and up projections can share it; and the GEMV alone, its activations
+// quantized once before the timed launches.
+enum class ExpertFeed { kOwnQuantizer, kSettled, kSharedQuantizer, kAlone };
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -185,9 +194,10 @@ int main(int argc, char** argv) {
     for (int batch : gemv_batches) std::printf(" | b%d GB/s  ceil", batch);
     std::printf("\n");
   } else {
-    std::printf("%-8s %6s %8s | %8s %5s %18s %6s | %8s %5s | %8s %5s | %8s %5s | %9s\n", "type", "N", "MB/mat",
-                "b1 GB/s", "ceil", "target", "peer", "b8 GB/s", "ceil", "moe GB/s", "ceil", "exp GB/s", "ceil",
-                "gemm TF/s");
+    std::printf("%-8s %6s %8s | %8s %5s %18s %6s | %8s %5s |", "type", "N", "MB/mat", "b1 GB/s", "ceil", "target",
+                "peer", "b8 GB/s", "ceil");
+    for (const char* feed : {"moe GB/s", "settled", "shared q", "alone"}) std::printf(" %8s %5s |", feed, "ceil");
+    std::printf(" %8s %5s | %9s\n", "exp GB/s", "ceil", "gemm TF/s");
   }
   const int launches = quick ? 16 : 64;
   for (GgmlType type : vt::gpu::kDecodedTypes) {
@@ -231,10 +241,12 @@ int main(int argc, char** argv) {
     const double b8 = matrix_bytes / (gemv(8) * 1e6);
 
     // MoE: a DeepSeek-V3-shaped tower (256 experts of 2048 x 7168), eight
-    // distinct experts per launch, a different eight each time.
+    // distinct experts per launch, a different eight each time. Four ways
+    // (ExpertFeed): the ids are uploaded by a copy before the first launch,
+    // so ids_settled is true to its contract.
     constexpr int64_t kExperts = 256, kExpertRows = 2048, kExpertK = 7168;
     const int64_t expert_bytes = vt::gpu::RowBytes(type, kExpertK) * kExpertRows;
-    double moe = 0;
+    double moe[4] = {};
     {
       // The tower, filled from the random pool.
       const uint64_t tower_bytes = static_cast<uint64_t>(expert_bytes * kExperts);
@@ -255,20 +267,37 @@ int main(int argc, char** argv) {
       }
       DeviceMemory device_ids(ids.size() * sizeof(int32_t));
       Check(cudaMemcpy(device_ids.data, ids.data(), ids.size() * sizeof(int32_t), cudaMemcpyHostToDevice), "upload");
-      const double ms = MedianMs(launches, [&](int i) {
-        vt::gpu::ExpertGemvArgs args;
-        args.type = type;
-        args.tower = tower.bytes();
-        args.experts = kExperts;
-        args.rows = kExpertRows;
-        args.k = kExpertK;
-        args.ids = static_cast<const int32_t*>(device_ids.data) + 8 * (i % kSets);
-        args.count = 8;
-        args.x = static_cast<const float*>(x.data);
-        args.y = static_cast<float*>(y.data);
-        CheckLaunch(vt::gpu::ExpertGemv(args, workspace.data, workspace_bytes, nullptr));
-      });
-      moe = 8.0 * static_cast<double>(expert_bytes) / (ms * 1e6);
+      auto expert_ms = [&](ExpertFeed feed) {
+        auto args_of = [&](int i) {
+          vt::gpu::ExpertGemvArgs args;
+          args.type = type;
+          args.tower = tower.bytes();
+          args.experts = kExperts;
+          args.rows = kExpertRows;
+          args.k = kExpertK;
+          args.ids = static_cast<const int32_t*>(device_ids.data) + 8 * (i % kSets);
+          args.count = 8;
+          args.x = static_cast<const float*>(x.data);
+          args.y = static_cast<float*>(y.data);
+          args.ids_settled = feed != ExpertFeed::kOwnQuantizer;
+          args.x_quantized = feed == ExpertFeed::kSharedQuantizer || feed == ExpertFeed::kAlone;
+          return args;
+        };
+        if (feed == ExpertFeed::kAlone) {
+          CheckLaunch(vt::gpu::QuantizeExpertActivations(args_of(0), workspace.data, workspace_bytes, nullptr));
+        }
+        return MedianMs(launches, [&](int i) {
+          const vt::gpu::ExpertGemvArgs args = args_of(i);
+          if (feed == ExpertFeed::kSharedQuantizer && i % 2 == 0) {
+            CheckLaunch(vt::gpu::QuantizeExpertActivations(args, workspace.data, workspace_bytes, nullptr));
+          }
+          CheckLaunch(vt::gpu::ExpertGemv(args, workspace.data, workspace_bytes, nullptr));
+        });
+      };
+      for (ExpertFeed feed : {ExpertFeed::kOwnQuantizer, ExpertFeed::kSettled, ExpertFeed::kSharedQuantizer,
+                              ExpertFeed::kAlone}) {
+        moe[static_cast<int>(feed)] = 8.0 * static_cast<double>(expert_bytes) / (expert_ms(feed) * 1e6);
+      }
     }
 
     const int64_t values = rows * kK;
@@ -281,10 +310,11 @@ int main(int argc, char** argv) {
       CheckLaunch(vt::gpu::Gemm(matrix(i, kGemmBatch), workspace.data, workspace_bytes, nullptr));
     });
     const double gemm_tflops = 2.0 * static_cast<double>(values) * kGemmBatch / (gemm_ms * 1e9);
-    std::printf("%-8s %6lld %8.1f | %8.0f %5.2f %18s %6.0f | %8.0f %5.2f | %8.0f %5.2f | %8.0f %5.2f | %9.1f\n",
-                name.c_str(), static_cast<long long>(rows), matrix_bytes / 1e6, b1, b1 / ceiling,
-                Batch1Target(type, ceiling).c_str(), PeerGbps(type), b8, b8 / ceiling, moe, moe / ceiling, expand,
-                expand / ceiling, gemm_tflops);
+    std::printf("%-8s %6lld %8.1f | %8.0f %5.2f %18s %6.0f | %8.0f %5.2f |", name.c_str(), static_cast<long long>(rows),
+                matrix_bytes / 1e6, b1, b1 / ceiling, Batch1Target(type, ceiling).c_str(), PeerGbps(type), b8,
+                b8 / ceiling);
+    for (double gbps : moe) std::printf(" %8.0f %5.2f |", gbps, gbps / ceiling);
+    std::printf(" %8.0f %5.2f | %9.1f\n", expand, expand / ceiling, gemm_tflops);
     std::fflush(stdout);
   }
   return 0;

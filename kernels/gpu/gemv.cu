@@ -376,24 +376,46 @@ cudaError_t QueueQuantizer(GemvParams& p, Q8Layout layout, int activations, int 
                              p.xq, p.y, clear);
 }
 
-// Quantizes the activations (integer path) and launches the GEMV of type T.
+// The activation layout of T's dp4a GEMV (every GEMV below the tensor
+// cores, and every expert GEMV).
+template <GgmlType T>
+constexpr Q8Layout kDp4aGemvLayout = kNibblePairGemv<T> ? Q8Layout::kNibblePairs : Q8Layout::kRows;
+
+// How an expert GEMV's inputs came about (ExpertGemvArgs' ids_settled and
+// x_quantized); a plain GEMV takes the defaults.
+struct ExpertInputs {
+  bool ids_settled = false;
+  bool x_quantized = false;
+};
+
+// Quantizes the activations (integer path; not with inputs.x_quantized,
+// whose workspace holds them already) and launches the GEMV of type T.
 template <GgmlType T>
 LaunchStatus LaunchGemv(GemvParams p, int activations, int slots, void* workspace, cudaStream_t stream,
-                        const char* entry) {
+                        const char* entry, ExpertInputs inputs = {}) {
   const bool tensor_cores = kTensorCoreGemv<T> && p.ids == nullptr && p.batch >= kTensorCoreMinBatch<T> &&
                             p.row_bytes <= std::numeric_limits<int>::max();
-  // An expert GEMV that reads its ids and weights before its wait, which
-  // its quantizer must then release only after its own wait.
+  // An expert GEMV that reads its ids and weights before its wait: with
+  // settled ids, every type that does so in the plain GEMV, its quantizer
+  // (if any) releasing it at once, as there; otherwise the
+  // kEarlyWeightsExpertGemv types behind their own quantizer, which must
+  // then release it only after its own wait.
   static_assert(!kEarlyWeightsExpertGemv<T> || (kUsesIntegerGemv<T> && kEarlyWeightsGemv<T>),
                 "an early expert GEMV is an early GEMV");
-  const bool early_expert = p.ids != nullptr && kEarlyWeightsExpertGemv<T>;
+  const bool early_expert =
+      p.ids != nullptr && (inputs.ids_settled ? kEarlyWeightsGemv<T>
+                                              : !inputs.x_quantized && kEarlyWeightsExpertGemv<T>);
   if constexpr (kUsesIntegerGemv<T>) {
-    const cudaError_t queued =
-        tensor_cores  // it adds into y
-            ? QueueQuantizer(p, kTensorCoreGemvLayout<T>, activations, kQ8TileColumns,
-                             static_cast<int64_t>(p.batch) * p.rows, workspace, stream)
-            : QueueQuantizer(p, kNibblePairGemv<T> ? Q8Layout::kNibblePairs : Q8Layout::kRows, activations,
-                             activations, 0, workspace, stream, early_expert);
+    cudaError_t queued = cudaSuccess;
+    if (tensor_cores) {  // it adds into y
+      queued = QueueQuantizer(p, kTensorCoreGemvLayout<T>, activations, kQ8TileColumns,
+                              static_cast<int64_t>(p.batch) * p.rows, workspace, stream);
+    } else if (inputs.x_quantized) {
+      p.xq = CarveWorkspace(workspace, static_cast<int64_t>(p.chunks) * 32, activations);
+    } else {
+      queued = QueueQuantizer(p, kDp4aGemvLayout<T>, activations, activations, 0, workspace, stream,
+                              early_expert && !inputs.ids_settled);
+    }
     if (queued != cudaSuccess) return {std::string(entry) + ": quantizer launch failed: " + cudaGetErrorString(queued)};
   }
   if constexpr (kTensorCoreGemv<T>) {
@@ -444,6 +466,24 @@ GemvParams MatmulParams(const MatmulArgs& a, int64_t first, int batch) {
   p.xf = a.x + first * a.k;
   p.batch = batch;
   p.y = a.y + first * a.rows;
+  return p;
+}
+
+// The parameters of the expert GEMV `a` (checked).
+GemvParams ExpertParams(const ExpertGemvArgs& a) {
+  GemvParams p{};
+  p.weights = static_cast<const uint8_t*>(a.tower);
+  p.row_bytes = RowBytes(a.type, a.k);
+  p.expert_bytes = p.row_bytes * a.rows;
+  p.ids = a.ids;
+  p.experts = a.experts;
+  p.rows = static_cast<int>(a.rows);
+  p.chunks = static_cast<int>(a.k / 32);
+  p.xf = a.x;
+  p.x_slot_stride = a.shared_x ? 0 : a.k;
+  p.batch = 1;
+  p.y = a.y;
+  p.y_slot_stride = a.rows;
   return p;
 }
 
@@ -509,23 +549,33 @@ LaunchStatus Gemv(const GemvArgs& a, void* workspace, size_t workspace_bytes, St
 
 LaunchStatus ExpertGemv(const ExpertGemvArgs& a, void* workspace, size_t workspace_bytes, StreamHandle stream) {
   if (std::string error = CheckExpertGemv(a, workspace, workspace_bytes); !error.empty()) return {error};
-  GemvParams p{};
-  p.weights = static_cast<const uint8_t*>(a.tower);
-  p.row_bytes = RowBytes(a.type, a.k);
-  p.expert_bytes = p.row_bytes * a.rows;
-  p.ids = a.ids;
-  p.experts = a.experts;
-  p.rows = static_cast<int>(a.rows);
-  p.chunks = static_cast<int>(a.k / 32);
-  p.xf = a.x;
-  p.x_slot_stride = a.shared_x ? 0 : a.k;
-  p.batch = 1;
-  p.y = a.y;
-  p.y_slot_stride = a.rows;
   const int activations = a.shared_x ? 1 : a.count;
   return DispatchDecoded(a.type, [&](auto tag) {
-    return LaunchGemv<decltype(tag)::value>(p, activations, a.count, workspace, static_cast<cudaStream_t>(stream),
-                                            "ExpertGemv");
+    return LaunchGemv<decltype(tag)::value>(ExpertParams(a), activations, a.count, workspace,
+                                            static_cast<cudaStream_t>(stream), "ExpertGemv",
+                                            {.ids_settled = a.ids_settled, .x_quantized = a.x_quantized});
+  });
+}
+
+LaunchStatus QuantizeExpertActivations(const ExpertGemvArgs& a, void* workspace, size_t workspace_bytes,
+                                       StreamHandle stream) {
+  const char* entry = "QuantizeExpertActivations";
+  if (std::string error = CheckExpertGemv(a, workspace, workspace_bytes, entry); !error.empty()) return {error};
+  const int activations = a.shared_x ? 1 : a.count;
+  return DispatchDecoded(a.type, [&](auto tag) -> LaunchStatus {
+    constexpr GgmlType T = decltype(tag)::value;
+    if constexpr (!kUsesIntegerGemv<T>) {
+      return {};
+    } else {
+      GemvParams p = ExpertParams(a);
+      if (const cudaError_t queued =
+              QueueQuantizer(p, kDp4aGemvLayout<T>, activations, activations, 0, workspace,
+                             static_cast<cudaStream_t>(stream));
+          queued != cudaSuccess) {
+        return {std::string(entry) + ": launch failed: " + cudaGetErrorString(queued)};
+      }
+      return LastLaunch(entry);
+    }
   });
 }
 

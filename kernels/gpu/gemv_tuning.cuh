@@ -132,6 +132,13 @@ constexpr bool kEarlyWeightsGemv =
 // (-0.3%) and IQ4_XS (+0.1%) gained nothing in the first run and wait
 // first. Releasing every GEMV after the quantizer's wait cost batch 1 1-3%
 // (Q4_0 3825-3829 against 3757-3765).
+// This list is for ids that are not settled (ExpertGemvArgs::ids_settled);
+// with settled ids every kEarlyWeightsGemv type's expert GEMV loads early
+// behind a quantizer that releases it at once, as the plain GEMV does. On
+// an H200 (two full runs, expert GEMV GB/s, not settled against settled):
+// Q4_K 3051-3056 / 3130-3136, Q6_K 2972-2989 / 3011-3034, IQ4_XS
+// 2686-2712 / 2726-2762, MXFP4 2738-2745 / 2779-2788, Q5_0 3171-3183 /
+// 3230-3240, Q4_1, Q5_1, IQ2_XXS and Q4_0 +1-2%, IQ4_NL +0.3%, Q2_K -0.6%.
 template <GgmlType T>
 constexpr bool kEarlyWeightsExpertGemv = kEarlyWeightsGemv<T> && T != GgmlType::kQ4_0 && T != GgmlType::kIQ4_XS;
 

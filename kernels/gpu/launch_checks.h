@@ -90,9 +90,11 @@ inline std::string CheckGemv(const GemvArgs& a, const void* workspace, size_t wo
                 Workspace(entry, workspace_bytes, WorkspaceFor(a.type, a.k, a.batch), workspace)});
 }
 
-inline std::string CheckExpertGemv(const ExpertGemvArgs& a, const void* workspace, size_t workspace_bytes) {
+// entry: the function named in the errors (ExpertGemv, or
+// QuantizeExpertActivations, which takes the same arguments).
+inline std::string CheckExpertGemv(const ExpertGemvArgs& a, const void* workspace, size_t workspace_bytes,
+                                   const char* entry = "ExpertGemv") {
   using namespace launch_checks_detail;
-  const char* entry = "ExpertGemv";
   const std::string type_error = TypeError(entry, a.type, ExpandTypes());
   if (!type_error.empty()) return type_error;
   if (a.experts <= 0) return std::string(entry) + ": experts = " + std::to_string(a.experts) + " is not positive";

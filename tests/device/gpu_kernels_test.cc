@@ -10,6 +10,7 @@
 #include <memory>
 #include <numeric>
 #include <optional>
+#include <utility>
 #include <random>
 #include <vector>
 
@@ -264,8 +265,14 @@ TEST_CASE("expert GEMV computes the selected experts in one launch; a bad id giv
     const std::vector<float> w_values = testing::Dequantized(type, tower, kExperts * kRows * k);
     DeviceArray<uint8_t> device_tower(tower);
     DeviceArray<int32_t> device_ids(ids);
-    for (bool shared_x : {true, false}) {
-      CAPTURE(NameOf(type), shared_x);
+    // The ids come from a copy, so they are settled either way; with
+    // x_quantized, QuantizeExpertActivations runs first.
+    struct Feed {
+      bool shared_x, ids_settled, x_quantized;
+    };
+    for (auto [shared_x, ids_settled, x_quantized] :
+         {Feed{true, false, false}, {false, false, false}, {true, true, false}, {true, false, true}, {false, true, true}}) {
+      CAPTURE(NameOf(type), shared_x, ids_settled, x_quantized);
       const std::vector<float> x = testing::RandomFloats(static_cast<size_t>(k * (shared_x ? 1 : count)), rng);
       DeviceArray<float> device_x(x);
       DeviceArray<float> y(static_cast<size_t>(count * kRows));
@@ -274,7 +281,14 @@ TEST_CASE("expert GEMV computes the selected experts in one launch; a bad id giv
       DeviceArray<uint8_t> workspace(workspace_bytes);
       const gpu::ExpertGemvArgs args{.type = type, .tower = device_tower.get(), .experts = kExperts, .rows = kRows,
                                      .k = k, .ids = device_ids.get(), .count = count, .x = device_x.get(),
-                                     .shared_x = shared_x, .y = y.get()};
+                                     .shared_x = shared_x, .y = y.get(), .ids_settled = ids_settled,
+                                     .x_quantized = x_quantized};
+      if (x_quantized) {
+        const gpu::LaunchStatus quantized = gpu::QuantizeExpertActivations(args, workspace.get(), workspace_bytes,
+                                                                           nullptr);
+        INFO(quantized.error);
+        REQUIRE(quantized.ok());
+      }
       const gpu::LaunchStatus status = gpu::ExpertGemv(args, workspace.get(), workspace_bytes, nullptr);
       INFO(status.error);
       REQUIRE(status.ok());
@@ -305,8 +319,14 @@ TEST_CASE("expert GEMV computes the selected experts in one launch; a bad id giv
 // writes only after 20 us. Consecutive launches select disjoint experts, so
 // a GEMV that read the ids before that kernel ended (the early types read
 // them, and their first weights, before their wait) would compute the
-// previous launch's experts. One workspace for all, as in a decode loop.
-TEST_CASE("expert GEMV reads the ids the kernel just before it wrote", "[gpu][expert]") {
+// previous launch's experts. Then the same launches with settled ids (each
+// launch's own, uploaded before the first), queued back to back: each GEMV
+// then reads its ids and first weights while the one before it runs; and
+// so again with one QuantizeExpertActivations for each pair of launches
+// (the second of a pair uses the first's x), as the gate and up projections
+// share one. One workspace for all, as in a decode loop.
+enum class IdsFeed { kWrittenJustBefore, kSettled, kSettledSharedQuantizer };
+TEST_CASE("expert GEMV reads the ids the kernel just before it wrote, or settled ids", "[gpu][expert]") {
   const uint64_t seed = FreshSeed();
   INFO("seed " << seed);
   std::mt19937_64 rng(seed);
@@ -329,9 +349,17 @@ TEST_CASE("expert GEMV reads the ids the kernel just before it wrote", "[gpu][ex
   }
   std::vector<int32_t> launch_ids;
   for (int i = 1; i <= kLaunches; ++i) launch_ids.insert(launch_ids.end(), sets[i].begin(), sets[i].end());
+  std::vector<std::pair<GgmlType, IdsFeed>> cases;
   for (GgmlType type : {GgmlType::kQ4_K, GgmlType::kQ6_K, GgmlType::kIQ4_NL, GgmlType::kMXFP4, GgmlType::kQ4_0,
                         GgmlType::kIQ4_XS}) {
-    CAPTURE(NameOf(type));
+    for (IdsFeed feed : {IdsFeed::kWrittenJustBefore, IdsFeed::kSettled, IdsFeed::kSettledSharedQuantizer}) {
+      cases.emplace_back(type, feed);
+    }
+  }
+  cases.emplace_back(GgmlType::kQ3_K, IdsFeed::kSettled);
+  cases.emplace_back(GgmlType::kIQ2_XXS, IdsFeed::kSettledSharedQuantizer);
+  for (const auto& [type, feed] : cases) {
+    CAPTURE(NameOf(type), static_cast<int>(feed));
     const int64_t k = 4 * std::max<int64_t>(1024, gpu::KernelBlockValues(type));
     const std::vector<uint8_t> tower = testing::RandomBlocks(type, kExperts * kRows * k, rng);
     const std::vector<float> w_values = testing::Dequantized(type, tower, kExperts * kRows * k);
@@ -342,12 +370,26 @@ TEST_CASE("expert GEMV reads the ids the kernel just before it wrote", "[gpu][ex
     DeviceArray<uint8_t> workspace(workspace_bytes);
     const auto [xs, device_xs, ys] =
         RandomLaunches(kLaunches, [&](int) { return k; }, [&](int) { return kCount * kRows; }, rng);
+    const bool shared_quantizer = feed == IdsFeed::kSettledSharedQuantizer;
+    // The activations launch i multiplies.
+    auto x_of = [&](int i) { return shared_quantizer ? i - i % 2 : i; };
     for (int i = 0; i < kLaunches; ++i) {
-      testing::CheckGpu(testing::WriteIdsLate(source_ids.get() + i * kCount, ids.get(), kCount, kWriteDelayNs, nullptr),
-                        "WriteIdsLate");
+      const int32_t* launch_ids = source_ids.get() + i * kCount;
+      if (feed == IdsFeed::kWrittenJustBefore) {
+        testing::CheckGpu(testing::WriteIdsLate(launch_ids, ids.get(), kCount, kWriteDelayNs, nullptr), "WriteIdsLate");
+        launch_ids = ids.get();
+      }
       const gpu::ExpertGemvArgs args{.type = type, .tower = device_tower.get(), .experts = kExperts, .rows = kRows,
-                                     .k = k, .ids = ids.get(), .count = kCount, .x = device_xs[i]->get(),
-                                     .shared_x = true, .y = ys[i]->get()};
+                                     .k = k, .ids = launch_ids, .count = kCount, .x = device_xs[x_of(i)]->get(),
+                                     .shared_x = true, .y = ys[i]->get(),
+                                     .ids_settled = feed != IdsFeed::kWrittenJustBefore,
+                                     .x_quantized = shared_quantizer};
+      if (shared_quantizer && i % 2 == 0) {
+        const gpu::LaunchStatus quantized = gpu::QuantizeExpertActivations(args, workspace.get(), workspace_bytes,
+                                                                           nullptr);
+        INFO(quantized.error);
+        REQUIRE(quantized.ok());
+      }
       const gpu::LaunchStatus status = gpu::ExpertGemv(args, workspace.get(), workspace_bytes, nullptr);
       INFO(status.error);
       REQUIRE(status.ok());
@@ -358,7 +400,7 @@ TEST_CASE("expert GEMV reads the ids the kernel just before it wrote", "[gpu][ex
       for (int s = 0; s < kCount; ++s) {
         for (int64_t r = 0; r < kRows; ++r) {
           const float* w_row = w_values.data() + (sets[i + 1][s] * kRows + r) * k;
-          const testing::Expected e = testing::ExpectedDot(w_row, xs[i].data(), k, true);
+          const testing::Expected e = testing::ExpectedDot(w_row, xs[x_of(i)].data(), k, true);
           const float g = got[static_cast<size_t>(s * kRows + r)];
           if (!(std::fabs(g - e.value) <= e.tolerance) && ++failures <= 3) {
             UNSCOPED_INFO("launch " << i << " slot " << s << " (expert " << sets[i + 1][s] << ") row " << r

@@ -129,6 +129,9 @@ TEST_CASE("ExpertGemv refuses bad counts and towers", "[kernels][gpu]") {
   a.experts = 256;
   a.ids = nullptr;
   CHECK(CheckExpertGemv(a, workspace, GemvWorkspaceBytes(7168, 8)) == "ExpertGemv: ids is null");
+  // QuantizeExpertActivations takes the same checks under its own name.
+  CHECK(CheckExpertGemv(a, workspace, GemvWorkspaceBytes(7168, 8), "QuantizeExpertActivations") ==
+        "QuantizeExpertActivations: ids is null");
 }
 
 }  // namespace

@@ -78,6 +78,19 @@ struct ExpertGemvArgs {
   const float* x = nullptr;
   bool shared_x = true;
   float* y = nullptr;  // [count][rows]
+  // The caller's promise that the ids were final before the kernel queued
+  // just before this call could start: they were written by a copy, or
+  // something that is not a programmatic launch (a copy, an event wait, a
+  // plain kernel) lies between their writer and the call (see below). The
+  // up and down projections of an MoE layer, whose ids the router wrote
+  // before the gate projection, usually qualify.
+  bool ids_settled = false;
+  // The workspace already holds x as QuantizeExpertActivations queued it
+  // for the same type, k, x, shared_x and count, and nothing has written
+  // the workspace since: a block type then launches no quantizer of its own,
+  // so the gate and up projections of an MoE layer can share one. The
+  // plain floats read x either way, so x is still required.
+  bool x_quantized = false;
 };
 
 inline constexpr int kMaxGemvBatch = 8;
@@ -99,11 +112,19 @@ constexpr size_t GemvWorkspaceBytes(int64_t k, int activations) {
 // the call must not overlap the end of a kernel that writes W: write W with
 // a copy, or queue something that is not a programmatic launch (a copy, an
 // event wait, a plain kernel) between its writer and the call. vt's own
-// kernels never write block-type weights. ExpertGemv asks nothing of the
-// kind: where it reads its ids and W early, its main kernel starts only
-// once every kernel queued before the call has finished.
+// kernels never write block-type weights. ExpertGemv asks the same of W
+// and its ids when ids_settled is true, and then reads both early as Gemv
+// reads W; when it is false, it asks nothing of the kind: where it reads its
+// ids and W early, its main kernel starts only once every kernel queued
+// before the call has finished.
 LaunchStatus Gemv(const GemvArgs& args, void* workspace, size_t workspace_bytes, StreamHandle stream);
 LaunchStatus ExpertGemv(const ExpertGemvArgs& args, void* workspace, size_t workspace_bytes, StreamHandle stream);
+// Queues the quantizer of ExpertGemv(args) alone: args.x into `workspace`,
+// laid out as the expert GEMV of args.type reads it, for ExpertGemv calls
+// with x_quantized (see there). It checks args as ExpertGemv does; for the
+// plain floats it queues nothing.
+LaunchStatus QuantizeExpertActivations(const ExpertGemvArgs& args, void* workspace, size_t workspace_bytes,
+                                       StreamHandle stream);
 // Device bytes the GEMM of a block type needs in `workspace` (plain floats
 // need none; a workspace of this size always suffices).
 inline constexpr int kGemmColumns = 64;
