@@ -179,12 +179,19 @@ constexpr bool kStagedAtFewRows = T == GgmlType::kQ4_1;
 // NVFP4 and TQ2_0 lost 4-9%. Their batch-2 kernels lost with it (another
 // run: IQ4_NL 2684-2695 against 2317-2332, Q4_K 2946-2970 against
 // 2673-2691, IQ2_XXS 1198-1205 against 1124-1125, Q5_0 2369-2379 against
-// 2308-2317) and keep the loop rolled (1).
-template <GgmlType T, int N>
-constexpr int kDirectRowsUnroll = N == 1 && (T == GgmlType::kQ4_K || T == GgmlType::kIQ4_NL || T == GgmlType::kQ5_0 ||
-                                             T == GgmlType::kIQ2_XXS || T == GgmlType::kQ1_0 || T == GgmlType::kMXFP4)
-                                      ? 2
-                                      : 1;
+// 2308-2317) and keep the loop rolled (1). IQ4_XS unrolls only where it
+// loads its first weights before its wait (kEarly: the batch-1 kernel, and
+// the expert GEMV with settled ids): one A/B run on an H200 (three rounds,
+// expert GEMV GB/s, rolled against unrolled) gave settled ids 2762-2800 /
+// 2796-2814, a shared quantizer 2871-2903 / 2904-2918, the GEMV alone
+// 2978-3016 / 3018-3039, but unsettled ids (its expert GEMV then waits
+// first) 2721-2756 / 2698-2723; batch 1 level (3393-3395 / 3389-3395).
+template <GgmlType T, int N, bool kEarly>
+constexpr int kDirectRowsUnroll =
+    N == 1 && (T == GgmlType::kQ4_K || T == GgmlType::kIQ4_NL || T == GgmlType::kQ5_0 || T == GgmlType::kIQ2_XXS ||
+               T == GgmlType::kQ1_0 || T == GgmlType::kMXFP4 || (T == GgmlType::kIQ4_XS && kEarly))
+        ? 2
+        : 1;
 
 // Types whose GEMV sums a chunk's 32 products as one integer and scales
 // the sum once, where the decoder gives the chunk one scale and one min

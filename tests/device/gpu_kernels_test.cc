@@ -374,13 +374,13 @@ TEST_CASE("expert GEMV reads the ids the kernel just before it wrote, or settled
     // The activations launch i multiplies.
     auto x_of = [&](int i) { return shared_quantizer ? i - i % 2 : i; };
     for (int i = 0; i < kLaunches; ++i) {
-      const int32_t* launch_ids = source_ids.get() + i * kCount;
+      const int32_t* read_ids = source_ids.get() + i * kCount;
       if (feed == IdsFeed::kWrittenJustBefore) {
-        testing::CheckGpu(testing::WriteIdsLate(launch_ids, ids.get(), kCount, kWriteDelayNs, nullptr), "WriteIdsLate");
-        launch_ids = ids.get();
+        testing::CheckGpu(testing::WriteIdsLate(read_ids, ids.get(), kCount, kWriteDelayNs, nullptr), "WriteIdsLate");
+        read_ids = ids.get();
       }
       const gpu::ExpertGemvArgs args{.type = type, .tower = device_tower.get(), .experts = kExperts, .rows = kRows,
-                                     .k = k, .ids = launch_ids, .count = kCount, .x = device_xs[x_of(i)]->get(),
+                                     .k = k, .ids = read_ids, .count = kCount, .x = device_xs[x_of(i)]->get(),
                                      .shared_x = true, .y = ys[i]->get(),
                                      .ids_settled = feed != IdsFeed::kWrittenJustBefore,
                                      .x_quantized = shared_quantizer};
