@@ -124,11 +124,16 @@ __device__ __forceinline__ void TileProduct(const FragSlice (&w)[2], uint2 x, co
 __device__ __forceinline__ bool TileInBatch(const GemvParams& p, int c) { return c == 0 || c * kQ8TileColumns < p.batch; }
 
 // Frag's slice of chunk j of block b: all of it (Decode), or with
-// kCodesOnly only its codes (Codes); a codebook decoder also takes `grid`.
+// kCodesOnly only its codes (Codes); a codebook decoder also takes `grid`,
+// a kAlignedStagedWords one b's address modulo 4 (b_mod4).
 template <class Frag, bool kCodesOnly>
-__device__ __forceinline__ void DecodeSlice(const uint8_t* b, int j, int t, const uint32_t* grid, FragSlice& f) {
+__device__ __forceinline__ void DecodeSlice(const uint8_t* b, int j, int t, const uint32_t* grid, int b_mod4,
+                                            FragSlice& f) {
   constexpr LoadMode S = LoadMode::kCached;
-  if constexpr (kCodesOnly && Frag::kCodebookWords > 0) {
+  if constexpr (Frag::kAlignedStagedWords) {
+    static_assert(!kCodesOnly && Frag::kCodebookWords == 0, "an aligned-words decoder decodes whole slices");
+    Frag::template Decode<S>(b, j, t, b_mod4, f);
+  } else if constexpr (kCodesOnly && Frag::kCodebookWords > 0) {
     Frag::template Codes<S>(b, j, t, grid, f);
   } else if constexpr (kCodesOnly) {
     Frag::template Codes<S>(b, j, t, f);
@@ -179,9 +184,12 @@ __device__ __forceinline__ void TensorCoreStep(const GemvParams& p, const uint8_
     if (!kWhole && first + i >= p.chunks) break;
     const int offset = i / kChunksPerBlock * B::kBytes;
     FragSlice w[2];
+    // With Frag::kAlignedStagedWords the spans start at 4-byte boundaries,
+    // so a block's address modulo 4 is offset's, known once unrolled.
+    const int b_mod4 = offset % 4;
     if constexpr (kShare) {
-      DecodeSlice<Frag, true>(span_a + offset, i % kChunksPerBlock, t, grid, w[0]);
-      DecodeSlice<Frag, true>(span_b + offset, i % kChunksPerBlock, t, grid, w[1]);
+      DecodeSlice<Frag, true>(span_a + offset, i % kChunksPerBlock, t, grid, b_mod4, w[0]);
+      DecodeSlice<Frag, true>(span_b + offset, i % kChunksPerBlock, t, grid, b_mod4, w[1]);
       const int from = (lane & ~3) | (i % 4);
 #pragma unroll
       for (int r = 0; r < 2; ++r) {
@@ -192,8 +200,8 @@ __device__ __forceinline__ void TensorCoreStep(const GemvParams& p, const uint8_
         }
       }
     } else {
-      DecodeSlice<Frag, false>(span_a + offset, i % kChunksPerBlock, t, grid, w[0]);
-      DecodeSlice<Frag, false>(span_b + offset, i % kChunksPerBlock, t, grid, w[1]);
+      DecodeSlice<Frag, false>(span_a + offset, i % kChunksPerBlock, t, grid, b_mod4, w[0]);
+      DecodeSlice<Frag, false>(span_b + offset, i % kChunksPerBlock, t, grid, b_mod4, w[1]);
     }
 #pragma unroll
     for (int c = 0; c < kTiles; ++c) {
@@ -378,22 +386,46 @@ __global__ void __launch_bounds__(kTensorCoreThreads, kTiles == 1 ? kTensorCoreM
   float acc[kTiles][4] = {};
   TilePosition next_at = at;
   next_at.Advance(p, steps, S::kSpanBytes);
+  // With Frag::kAlignedStagedWords each staged row starts at a 4-byte
+  // boundary (its bytes moved down by its start modulo 4), which trades
+  // words between lanes: pieces no load fills are zero, not undefined.
+  constexpr bool kRealign = TileFrag<T, kTiles>::kAlignedStagedWords;
   uint4 next[S::kPerLane];
+  if constexpr (kRealign) {
+#pragma unroll
+    for (int j = 0; j < S::kPerLane; ++j) next[j] = make_uint4(0, 0, 0, 0);
+  }
   if (begin < end) LoadTileStep<S>(p, at, limit, next);
   for (int64_t item = begin; item < end; ++item) {
     WarpSync();  // the previous step's readers are done
 #pragma unroll
     for (int j = 0; j < S::kPerLane; ++j) {
       const int q = lane + kWarpSize * j;
-      if (q < kTileRows * S::kPieces) rows[q / S::kPieces * S::kRowStride + q % S::kPieces] = next[j];
+      uint4 piece = next[j];
+      if constexpr (kRealign) {
+        // Each row's bytes move down by its span's start modulo 4, taking
+        // the first word of the row's next piece (the next lane's, or lane
+        // 0's of the next j); a row's last piece takes bytes past its span.
+        const uint32_t next_first = j + 1 < S::kPerLane ? next[(j + 1) % S::kPerLane].x : 0u;
+        const uint32_t wrap = __shfl_sync(0xFFFFFFFFu, next_first, 0);
+        const uint32_t down = __shfl_down_sync(0xFFFFFFFFu, piece.x, 1);
+        const uint32_t after = lane == kWarpSize - 1 ? wrap : down;
+        const int row = min(q / S::kPieces, kTileRows - 1);
+        const uint32_t shift = 8u * static_cast<uint32_t>(reinterpret_cast<uintptr_t>(SpanStart(p, at, row)) & 3u);
+        piece = make_uint4(FunnelRight(piece.x, piece.y, shift), FunnelRight(piece.y, piece.z, shift),
+                           FunnelRight(piece.z, piece.w, shift), FunnelRight(piece.w, after, shift));
+      }
+      if (q < kTileRows * S::kPieces) rows[q / S::kPieces * S::kRowStride + q % S::kPieces] = piece;
     }
     WarpSync();
     if (item + 1 < end) LoadTileStep<S>(p, next_at, limit, next);
-    // Rows g and g + 8 of the tile, at their bytes' places modulo 16.
+    // Rows g and g + 8 of the tile, at their bytes' places modulo 16 (with
+    // kRealign, moved down to a multiple of 4).
+    constexpr uintptr_t kPlaceMask = kRealign ? 12 : 15;
     const uint8_t* span_a = reinterpret_cast<const uint8_t*>(rows + g * S::kRowStride) +
-                            (reinterpret_cast<uintptr_t>(SpanStart(p, at, g)) & 15);
+                            (reinterpret_cast<uintptr_t>(SpanStart(p, at, g)) & kPlaceMask);
     const uint8_t* span_b = reinterpret_cast<const uint8_t*>(rows + (g + 8) * S::kRowStride) +
-                            (reinterpret_cast<uintptr_t>(SpanStart(p, at, g + 8)) & 15);
+                            (reinterpret_cast<uintptr_t>(SpanStart(p, at, g + 8)) & kPlaceMask);
     const int first = at.step * kStepChunks;
     if (first + kStepChunks <= p.chunks) {
       TensorCoreStep<T, true, kTiles>(p, span_a, span_b, first, grid, acc);
