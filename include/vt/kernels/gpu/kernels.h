@@ -78,12 +78,15 @@ struct ExpertGemvArgs {
   const float* x = nullptr;
   bool shared_x = true;
   float* y = nullptr;  // [count][rows]
-  // The caller's promise that the ids were final before the kernel queued
-  // just before this call could start: they were written by a copy, or
-  // something that is not a programmatic launch (a copy, an event wait, a
-  // plain kernel) lies between their writer and the call (see below). The
-  // up and down projections of an MoE layer, whose ids the router wrote
-  // before the gate projection, usually qualify.
+  // The caller's promise that no launch after the ids' writer can start
+  // before they are final: the writer is a copy, or a kernel that never
+  // lets the next launch start early (an ordinary kernel, which does not
+  // call cudaTriggerProgrammaticLaunchCompletion), or something of that
+  // kind (or an event wait) lies between the writer and this call (see
+  // below). With an ordinary router kernel, an MoE layer's gate, up and
+  // down projections all qualify; ids written by a kernel that lets the
+  // next launch start early (as vt's own kernels do), with nothing of that
+  // kind after it, do not.
   bool ids_settled = false;
   // The workspace already holds x as QuantizeExpertActivations queued it
   // for the same type, k, x, shared_x and count, and nothing has written
