@@ -250,6 +250,19 @@ TEST_CASE("back-to-back GEMVs on one workspace each see their own activations", 
   }
 }
 
+// Queues ExpertGemv(args), after QuantizeExpertActivations(args) when
+// `quantize_first`, on the default stream; either refusing fails the test.
+void QueueExpertGemv(const gpu::ExpertGemvArgs& args, bool quantize_first, void* workspace, size_t workspace_bytes) {
+  if (quantize_first) {
+    const gpu::LaunchStatus quantized = gpu::QuantizeExpertActivations(args, workspace, workspace_bytes, nullptr);
+    INFO(quantized.error);
+    REQUIRE(quantized.ok());
+  }
+  const gpu::LaunchStatus status = gpu::ExpertGemv(args, workspace, workspace_bytes, nullptr);
+  INFO(status.error);
+  REQUIRE(status.ok());
+}
+
 TEST_CASE("expert GEMV computes the selected experts in one launch; a bad id gives NaN rows", "[gpu][expert]") {
   const uint64_t seed = FreshSeed();
   INFO("seed " << seed);
@@ -283,15 +296,7 @@ TEST_CASE("expert GEMV computes the selected experts in one launch; a bad id giv
                                      .k = k, .ids = device_ids.get(), .count = count, .x = device_x.get(),
                                      .shared_x = shared_x, .y = y.get(), .ids_settled = ids_settled,
                                      .x_quantized = x_quantized};
-      if (x_quantized) {
-        const gpu::LaunchStatus quantized = gpu::QuantizeExpertActivations(args, workspace.get(), workspace_bytes,
-                                                                           nullptr);
-        INFO(quantized.error);
-        REQUIRE(quantized.ok());
-      }
-      const gpu::LaunchStatus status = gpu::ExpertGemv(args, workspace.get(), workspace_bytes, nullptr);
-      INFO(status.error);
-      REQUIRE(status.ok());
+      QueueExpertGemv(args, x_quantized, workspace.get(), workspace_bytes);
       const std::vector<float> got = y.Download();
       int failures = 0, nan_rows = 0;
       for (int s = 0; s < count; ++s) {
@@ -384,15 +389,7 @@ TEST_CASE("expert GEMV reads the ids the kernel just before it wrote, or settled
                                      .shared_x = true, .y = ys[i]->get(),
                                      .ids_settled = feed != IdsFeed::kWrittenJustBefore,
                                      .x_quantized = shared_quantizer};
-      if (shared_quantizer && i % 2 == 0) {
-        const gpu::LaunchStatus quantized = gpu::QuantizeExpertActivations(args, workspace.get(), workspace_bytes,
-                                                                           nullptr);
-        INFO(quantized.error);
-        REQUIRE(quantized.ok());
-      }
-      const gpu::LaunchStatus status = gpu::ExpertGemv(args, workspace.get(), workspace_bytes, nullptr);
-      INFO(status.error);
-      REQUIRE(status.ok());
+      QueueExpertGemv(args, shared_quantizer && i % 2 == 0, workspace.get(), workspace_bytes);
     }
     int failures = 0;
     for (int i = 0; i < kLaunches; ++i) {
