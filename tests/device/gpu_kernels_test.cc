@@ -10,8 +10,8 @@
 #include <memory>
 #include <numeric>
 #include <optional>
-#include <utility>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "device_array.h"
