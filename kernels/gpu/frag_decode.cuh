@@ -11,8 +11,8 @@
 // (kShareScales), with Codes (lo, hi) and Scales (d, m); a codebook
 // decoder (frag_decode_codebooks.cuh) takes its table as an argument of
 // Decode. The decoders read blocks staged in shared memory, which has
-// slack past every block, so MXFP4's unaligned words may read a little past
-// its block.
+// slack past every block, so MXFP4's word reads (Fp4CodeWord) may read a
+// little past its block.
 #pragma once
 
 #include <type_traits>
@@ -36,14 +36,6 @@ template <LoadMode S>
 __device__ __forceinline__ uint32_t WordAt2(const uint8_t* p) {
   const uint16_t* half = reinterpret_cast<const uint16_t*>(p);
   return static_cast<uint32_t>(Load<uint16_t, S>(half)) | (static_cast<uint32_t>(Load<uint16_t, S>(half + 1)) << 16);
-}
-// The same at any address, from the aligned words around it (so it may
-// read up to 3 bytes past the word; staged copies have that slack).
-template <LoadMode S>
-__device__ __forceinline__ uint32_t WordAt1(const uint8_t* p) {
-  uint32_t word;
-  LoadWords<1, S>(p, &word);
-  return word;
 }
 
 __device__ __forceinline__ void SplitNibbleWord(uint32_t w, FragSlice& f) {
