@@ -330,6 +330,8 @@ __global__ void __launch_bounds__(kThreads, (kMinBlocksPerSm<T, N>)) GemvKernel(
   if constexpr (!kEarly) WaitForPreviousKernel();  // the quantized activations (and expert ids) are written
   const uint8_t* w = SlotWeights(p);
   if (w == nullptr) {
+    // An early kernel may run while the kernels before it still read y.
+    if constexpr (kEarly) WaitForPreviousKernel();
 #pragma unroll
     for (int r = 0; r < R; ++r) acc[r][0] = __int_as_float(0x7FC00000);
     WriteRows<R>(p, row0, acc);

@@ -16,7 +16,7 @@
 
 #include "device_array.h"
 #if !defined(VT_HIP)
-#include "ids_writer.h"
+#include "late_copy.h"
 #endif
 #include "kernel_reference.h"
 #include "test_paths.h"
@@ -320,7 +320,7 @@ TEST_CASE("expert GEMV computes the selected experts in one launch; a bad id giv
 
 #if !defined(VT_HIP)
 // The ids as a router writes them: each launch's come from a kernel queued
-// just before it (WriteIdsLate), which lets the quantizer start at once and
+// just before it (CopyLate), which lets the quantizer start at once and
 // writes only after 20 us. Consecutive launches select disjoint experts, so
 // a GEMV that read the ids before that kernel ended (the early types read
 // them, and their first weights, before their wait) would compute the
@@ -381,7 +381,9 @@ TEST_CASE("expert GEMV reads the ids the kernel just before it wrote, or settled
     for (int i = 0; i < kLaunches; ++i) {
       const int32_t* read_ids = source_ids.get() + i * kCount;
       if (feed == IdsFeed::kWrittenJustBefore) {
-        testing::CheckGpu(testing::WriteIdsLate(read_ids, ids.get(), kCount, kWriteDelayNs, nullptr), "WriteIdsLate");
+        testing::CheckGpu(testing::CopyLate(reinterpret_cast<const uint32_t*>(read_ids),
+                                            reinterpret_cast<uint32_t*>(ids.get()), kCount, kWriteDelayNs, nullptr),
+                          "CopyLate");
         read_ids = ids.get();
       }
       const gpu::ExpertGemvArgs args{.type = type, .tower = device_tower.get(), .experts = kExperts, .rows = kRows,
@@ -407,6 +409,74 @@ TEST_CASE("expert GEMV reads the ids the kernel just before it wrote, or settled
       }
     }
     CHECK(failures == 0);
+  }
+}
+#endif
+
+#if !defined(VT_HIP)
+// With settled ids an expert GEMV may start while the kernel before it
+// runs (its own quantizer, or with x_quantized the caller's kernel), and a
+// kernel before it may still read y: a consumer of the last layer's output,
+// played by CopyLate, which copies y 20 us after it starts. The GEMV must
+// write nothing into y before those kernels end, not even the NaN rows of
+// a bad id, which it knows without its activations. Types whose GEMV reads
+// its ids and weights early (Q4_K, MXFP4, IQ4_NL) and one that does not
+// (Q8_0).
+TEST_CASE("expert GEMV with settled ids writes y only after the kernels before it", "[gpu][expert]") {
+  const uint64_t seed = FreshSeed();
+  INFO("seed " << seed);
+  std::mt19937_64 rng(seed);
+  constexpr int64_t kExperts = 4, kRows = 64;
+  constexpr uint64_t kReadDelayNs = 20000;
+  const std::vector<int32_t> ids = {-1, 2, 7};
+  const int count = static_cast<int>(ids.size());
+  for (const auto& [type, x_quantized] :
+       {std::pair{GgmlType::kQ4_K, false}, {GgmlType::kQ4_K, true}, {GgmlType::kMXFP4, false},
+        {GgmlType::kMXFP4, true}, {GgmlType::kIQ4_NL, true}, {GgmlType::kQ8_0, true}}) {
+    CAPTURE(NameOf(type), x_quantized);
+    const int64_t k = std::max<int64_t>(1024, gpu::KernelBlockValues(type));
+    DeviceArray<uint8_t> tower(testing::RandomBlocks(type, kExperts * kRows * k, rng));
+    DeviceArray<int32_t> device_ids(ids);
+    DeviceArray<float> x(testing::RandomFloats(static_cast<size_t>(k), rng));
+    const std::vector<float> before = testing::RandomFloats(static_cast<size_t>(count * kRows), rng);
+    DeviceArray<float> y(before);
+    DeviceArray<float> seen(before.size());
+    seen.Poison(kPoisonByte);
+    const size_t workspace_bytes = gpu::GemvWorkspaceBytes(k, 1);
+    DeviceArray<uint8_t> workspace(workspace_bytes);
+    const gpu::ExpertGemvArgs args{.type = type, .tower = tower.get(), .experts = kExperts, .rows = kRows, .k = k,
+                                   .ids = device_ids.get(), .count = count, .x = x.get(), .shared_x = true,
+                                   .y = y.get(), .ids_settled = true, .x_quantized = x_quantized};
+    if (x_quantized) {
+      const gpu::LaunchStatus quantized = gpu::QuantizeExpertActivations(args, workspace.get(), workspace_bytes, nullptr);
+      INFO(quantized.error);
+      REQUIRE(quantized.ok());
+    }
+    testing::CheckGpu(testing::CopyLate(reinterpret_cast<const uint32_t*>(y.get()),
+                                        reinterpret_cast<uint32_t*>(seen.get()), count * kRows, kReadDelayNs, nullptr),
+                      "CopyLate");
+    QueueExpertGemv(args, false, workspace.get(), workspace_bytes);
+    const std::vector<float> got_seen = seen.Download();
+    int changed = 0;
+    for (size_t i = 0; i < before.size(); ++i) {
+      changed += std::bit_cast<uint32_t>(got_seen[i]) == std::bit_cast<uint32_t>(before[i]) ? 0 : 1;
+    }
+    CHECK(changed == 0);
+    // And the GEMV did write: NaN rows for the bad id, numbers for the others.
+    const std::vector<float> got = y.Download();
+    int nan_rows = 0, number_rows = 0;
+    for (int s = 0; s < count; ++s) {
+      for (int64_t r = 0; r < kRows; ++r) {
+        const float g = got[static_cast<size_t>(s * kRows + r)];
+        if (ids[s] < 0 || ids[s] >= kExperts) {
+          nan_rows += std::isnan(g) ? 1 : 0;
+        } else {
+          number_rows += std::isfinite(g) ? 1 : 0;
+        }
+      }
+    }
+    CHECK(nan_rows == 2 * kRows);
+    CHECK(number_rows == kRows);
   }
 }
 #endif

@@ -1,4 +1,4 @@
-#include "ids_writer.h"
+#include "late_copy.h"
 
 namespace vt::testing {
 namespace {
@@ -9,7 +9,7 @@ __device__ uint64_t GlobalTimerNs() {
   return now;
 }
 
-__global__ void WriteIdsLateKernel(const int32_t* from, int32_t* to, int count, uint64_t delay_ns) {
+__global__ void CopyLateKernel(const uint32_t* from, uint32_t* to, int count, uint64_t delay_ns) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory");
 #endif
@@ -21,8 +21,8 @@ __global__ void WriteIdsLateKernel(const int32_t* from, int32_t* to, int count, 
 
 }  // namespace
 
-cudaError_t WriteIdsLate(const int32_t* from, int32_t* to, int count, uint64_t delay_ns, cudaStream_t stream) {
-  WriteIdsLateKernel<<<1, 32, 0, stream>>>(from, to, count, delay_ns);
+cudaError_t CopyLate(const uint32_t* from, uint32_t* to, int count, uint64_t delay_ns, cudaStream_t stream) {
+  CopyLateKernel<<<1, 32, 0, stream>>>(from, to, count, delay_ns);
   return cudaGetLastError();
 }
 
