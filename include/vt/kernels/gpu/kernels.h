@@ -119,7 +119,9 @@ constexpr size_t GemvWorkspaceBytes(int64_t k, int activations) {
 // and its ids when ids_settled is true, and then reads both early as Gemv
 // reads W; when it is false, it asks nothing of the kind: where it reads its
 // ids and W early, its main kernel starts only once every kernel queued
-// before the call has finished.
+// before the call has finished. Whatever they read early, all of them write
+// y (and the workspace) only after every kernel queued before the call has
+// finished, so a kernel before the call may still be reading y.
 LaunchStatus Gemv(const GemvArgs& args, void* workspace, size_t workspace_bytes, StreamHandle stream);
 LaunchStatus ExpertGemv(const ExpertGemvArgs& args, void* workspace, size_t workspace_bytes, StreamHandle stream);
 // Queues the quantizer of ExpertGemv(args) alone: args.x into `workspace`,
