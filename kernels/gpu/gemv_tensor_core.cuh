@@ -493,13 +493,15 @@ cudaError_t LaunchTensorCoreGemv(const GemvParams& p, cudaStream_t stream) {
 // 5 / 6, tensor cores 1467-1481; Q2_K: dp4a 1176-1183 at batch 4, tensor
 // cores 1217-1230; IQ2_XXS: dp4a 757 / 701-703 at batch 5 / 6, tensor cores
 // 748-753; IQ1_M: dp4a 608-610 / 555-559 at batch 3 / 4, tensor cores
-// 597-599; TQ1_0: dp4a 602-604 at batch 2, tensor cores 919-924. NVFP4's
+// 597-599; TQ1_0: dp4a 602-604 at batch 2, tensor cores 919-924, and at
+// batch 1 too (one A/B run, three rounds: dp4a 641-642, tensor cores
+// 1047-1056), so TQ1_0's GEMV takes them from batch 1. NVFP4's
 // tensor-core GEMV (929-935 at every batch, dp4a 975-976 at batch 8) never
 // wins, so only its GEMM takes the tensor cores.
 template <GgmlType T>
 constexpr int TensorCoreMinBatch() {
   switch (T) {
-    case GgmlType::kTQ1_0: return 2;
+    case GgmlType::kTQ1_0: return 1;
     case GgmlType::kQ4_1:
     case GgmlType::kQ2_K:
     case GgmlType::kQ4_K:
