@@ -44,9 +44,9 @@ GemvArgs ValidGemv() {
 TEST_CASE("Gemv refuses bad shapes, pointers and workspaces", "[kernels][gpu]") {
   const void* workspace = At(0x50000);
   const size_t enough = GemvWorkspaceBytes(4096, 2);
-  // Batches 2 to 8 take the room of 8 activations (the tensor-core layout).
+  // Batches 1 to 8 take the room of 8 activations (the tensor-core layout).
   CHECK(enough == 4096 * 8 + 4096 * 8 / 32 * 16);
-  CHECK(GemvWorkspaceBytes(4096, 1) == 4096 + 4096 / 32 * 16);
+  CHECK(GemvWorkspaceBytes(4096, 1) == 4096 * 8 + 4096 * 8 / 32 * 16);
   CHECK(GemvWorkspaceBytes(4096, 3) == 4096 * 8 + 4096 * 8 / 32 * 16);
   CHECK(GemvWorkspaceBytes(4096, 8) == 4096 * 8 + 4096 * 8 / 32 * 16);
   CHECK(GemvWorkspaceBytes(4096, 9) == 4096 * 9 + 4096 * 9 / 32 * 16);
@@ -118,9 +118,10 @@ TEST_CASE("ExpertGemv refuses bad counts and towers", "[kernels][gpu]") {
   a.y = static_cast<float*>(const_cast<void*>(At(0x40000)));
   const void* workspace = At(0x50000);
   CHECK(CheckExpertGemv(a, workspace, GemvWorkspaceBytes(7168, 1)).empty());
-  a.shared_x = false;  // one activation per slot needs eight times the workspace
-  CHECK_FALSE(CheckExpertGemv(a, workspace, GemvWorkspaceBytes(7168, 1)).empty());
-  CHECK(CheckExpertGemv(a, workspace, GemvWorkspaceBytes(7168, 8)).empty());
+  a.shared_x = false;  // one activation per slot: nine slots need more than the room of eight
+  a.count = 9;
+  CHECK_FALSE(CheckExpertGemv(a, workspace, GemvWorkspaceBytes(7168, 8)).empty());
+  CHECK(CheckExpertGemv(a, workspace, GemvWorkspaceBytes(7168, 9)).empty());
   a.count = 0;
   CHECK(CheckExpertGemv(a, workspace, GemvWorkspaceBytes(7168, 8)) == "ExpertGemv: count = 0 is outside 1..65535");
   a.count = 8;

@@ -99,11 +99,12 @@ struct ExpertGemvArgs {
 inline constexpr int kMaxGemvBatch = 8;
 
 // Device bytes the GEMV needs in `workspace` for `activations` rows of k
-// (integer path: int8 codes, then a 16-byte scale record per 32 values; 2 to
-// 8 activations take the room of 8, the tensor-core layout; the float path
-// needs none, but a workspace of this size always suffices).
+// (integer path: int8 codes, then a 16-byte scale record per 32 values; 1 to
+// 8 activations take the room of 8, the tensor-core layout, which some
+// types use from batch 1; the float path needs none, but a workspace of
+// this size always suffices).
 constexpr size_t GemvWorkspaceBytes(int64_t k, int activations) {
-  const int columns = activations >= 2 && activations <= kMaxGemvBatch ? kMaxGemvBatch : activations;
+  const int columns = activations >= 1 && activations <= kMaxGemvBatch ? kMaxGemvBatch : activations;
   const size_t codes = static_cast<size_t>(k) * static_cast<size_t>(columns);
   return (codes + 15) / 16 * 16 + codes / 32 * 16;
 }
