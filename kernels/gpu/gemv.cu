@@ -28,7 +28,7 @@ constexpr int kThreads = kWarpsPerBlock * kWarpSize;
 // The weights of this grid row (slot), or null for an expert id out of range.
 __device__ const uint8_t* SlotWeights(const GemvParams& p) {
   if (p.ids == nullptr) return p.weights;
-  const int32_t id = LoadFromL2(p.ids + blockIdx.y);  // from L2: see kEarlyWeightsExpertGemv
+  const int32_t id = LoadFromL2(p.ids + blockIdx.y);  // from L2: see kEarlyWeightsGemv
   if (id < 0 || id >= p.experts) return nullptr;
   return p.weights + static_cast<int64_t>(id) * p.expert_bytes;
 }
@@ -301,8 +301,8 @@ __device__ __forceinline__ void DirectRows(const GemvParams& p, const uint8_t* c
 }
 
 // R rows per warp, each with sums for at most N activations (1,
-// kFewActivations or kMaxGemvBatch). kEarly (a plain GEMV of the
-// kEarlyWeightsGemv types, an expert GEMV of kEarlyWeightsExpertGemv's):
+// kFewActivations or kMaxGemvBatch). kEarly (a plain or expert GEMV of the
+// kEarlyWeightsGemv types):
 // the weights (and expert ids) are read before the wait for the quantizer,
 // which StagedRows / DirectRows then make (kernels.h states what that asks
 // of the caller).
@@ -397,16 +397,13 @@ LaunchStatus LaunchGemv(GemvParams p, int activations, int slots, void* workspac
                         const char* entry, ExpertInputs inputs = {}) {
   const bool tensor_cores = kTensorCoreGemv<T> && p.ids == nullptr && p.batch >= kTensorCoreMinBatch<T> &&
                             p.row_bytes <= std::numeric_limits<int>::max();
-  // An expert GEMV that reads its ids and weights before its wait: with
-  // settled ids, every type that does so in the plain GEMV, its quantizer
-  // (if any) releasing it at once, as there; otherwise the
-  // kEarlyWeightsExpertGemv types behind their own quantizer, which must
-  // then release it only after its own wait.
-  static_assert(!kEarlyWeightsExpertGemv<T> || (kUsesIntegerGemv<T> && kEarlyWeightsGemv<T>),
-                "an early expert GEMV is an early GEMV");
+  // An expert GEMV of a type that reads W before its wait in the plain
+  // GEMV reads its ids and weights early too: with settled ids behind a
+  // quantizer (if any) that releases it at once, as there; otherwise behind
+  // its own quantizer, which must then release it only after its own wait
+  // (with x_quantized and ids not settled there is none, so it waits first).
   const bool early_expert =
-      p.ids != nullptr && (inputs.ids_settled ? kEarlyWeightsGemv<T>
-                                              : !inputs.x_quantized && kEarlyWeightsExpertGemv<T>);
+      p.ids != nullptr && kEarlyWeightsGemv<T> && (inputs.ids_settled || !inputs.x_quantized);
   if constexpr (kUsesIntegerGemv<T>) {
     cudaError_t queued = cudaSuccess;
     if (tensor_cores) {  // it adds into y

@@ -95,9 +95,8 @@ constexpr bool kAsyncStagedGemv =
     T == GgmlType::kIQ3_XXS || T == GgmlType::kIQ3_S;
 #endif
 
-// Types whose plain batch 1-2 GEMV (the expert GEMV: see
-// kEarlyWeightsExpertGemv) sets its first weight loads on their way before it
-// waits for the quantizer: a staged type's first span, a direct type's
+// Types whose plain batch 1-2 GEMV and expert GEMV set their first weight
+// loads on their way before they wait for the quantizer: a staged type's first span, a direct type's
 // first chunk, decoded before the wait. On an H200 (one A/B run, three
 // rounds, batch 1 GB/s, waiting first against loading first): Q4_K
 // 3533-3543 / 3666-3667, IQ4_XS 3264-3274 / 3387-3391, MXFP4 3244-3299 /
@@ -112,16 +111,10 @@ constexpr bool kAsyncStagedGemv =
 // confirmed the list at batch 1 / batch 2: for example Q4_K 3503-3515 /
 // 2960-2969 against 3638-3640 / 3041-3049, MXFP4 3238-3279 / 2598-2607
 // against 3317-3342 / 2785-2846; IQ2_XXS's batch 1 moved -2% there.
-template <GgmlType T>
-constexpr bool kEarlyWeightsGemv =
-    T == GgmlType::kQ4_0 || T == GgmlType::kQ4_1 || T == GgmlType::kQ5_0 || T == GgmlType::kQ5_1 ||
-    T == GgmlType::kQ2_K || T == GgmlType::kQ3_K || T == GgmlType::kQ4_K || T == GgmlType::kQ5_K ||
-    T == GgmlType::kQ6_K || T == GgmlType::kIQ2_XXS || T == GgmlType::kIQ4_NL || T == GgmlType::kIQ4_XS ||
-    T == GgmlType::kMXFP4;
-
-// The kEarlyWeightsGemv types whose expert GEMV also sets its first weight
-// loads on their way before its wait. Its quantizer then lets it launch
-// only after the quantizer's own wait
+//
+// Their expert GEMV, behind its own quantizer with ids that are not
+// settled (ExpertGemvArgs::ids_settled), loads early too: its quantizer
+// then lets it launch only after the quantizer's own wait
 // (QuantizeActivationsQ8ReleasedAfterWait), so whatever the kernels before
 // the call wrote (the ids, the weights) is in memory when it reads the ids
 // (from L2) and the weights. On an H200 (two A/B runs, three rounds each,
@@ -129,18 +122,24 @@ constexpr bool kEarlyWeightsGemv =
 // / 1817-1821, Q4_K 3017-3031 / 3076-3083, Q5_K 2865-2880 / 2936-2956,
 // IQ4_NL 2697-2732 / 2782-2794, MXFP4 2569-2590 / 2628-2638, Q4_1 +1.7%,
 // Q3_K +1.5%, Q5_0, Q5_1, Q6_K and IQ2_XXS +0.7-1.7%; batch 1 level. Q4_0
-// (-0.3%) and IQ4_XS (+0.1%) gained nothing in the first run and wait
-// first. Releasing every GEMV after the quantizer's wait cost batch 1 1-3%
-// (Q4_0 3825-3829 against 3757-3765).
-// This list is for ids that are not settled (ExpertGemvArgs::ids_settled);
-// with settled ids every kEarlyWeightsGemv type's expert GEMV loads early
-// behind a quantizer that releases it at once, as the plain GEMV does. On
-// an H200 (two full runs, expert GEMV GB/s, not settled against settled):
-// Q4_K 3051-3056 / 3130-3136, Q6_K 2972-2989 / 3011-3034, IQ4_XS
-// 2686-2712 / 2726-2762, MXFP4 2738-2745 / 2779-2788, Q5_0 3171-3183 /
-// 3230-3240, Q4_1, Q5_1, IQ2_XXS and Q4_0 +1-2%, IQ4_NL +0.3%, Q2_K -0.6%.
+// (-0.3%) and IQ4_XS (+0.1%) gained nothing in the first run and waited
+// first until IQ4_XS's early kernels unrolled by two (6dffa93); then, in
+// one run of four rounds, waiting first against loading first: Q4_0
+// 2847-2867 / 2868-2888, IQ4_XS 2698-2729 / 2729-2755, every round higher.
+// Releasing every GEMV after the quantizer's wait cost batch 1 1-3% (Q4_0
+// 3825-3829 against 3757-3765), so the plain GEMV's quantizer releases it
+// at once. So does an expert GEMV's with settled ids, which then loads
+// early as the plain GEMV does. On an H200 (two full runs, expert GEMV
+// GB/s, not settled against settled): Q4_K 3051-3056 / 3130-3136, Q6_K
+// 2972-2989 / 3011-3034, IQ4_XS 2686-2712 / 2726-2762, MXFP4 2738-2745 /
+// 2779-2788, Q5_0 3171-3183 / 3230-3240, Q4_1, Q5_1, IQ2_XXS and Q4_0
+// +1-2%, IQ4_NL +0.3%, Q2_K -0.6%.
 template <GgmlType T>
-constexpr bool kEarlyWeightsExpertGemv = kEarlyWeightsGemv<T> && T != GgmlType::kQ4_0 && T != GgmlType::kIQ4_XS;
+constexpr bool kEarlyWeightsGemv =
+    T == GgmlType::kQ4_0 || T == GgmlType::kQ4_1 || T == GgmlType::kQ5_0 || T == GgmlType::kQ5_1 ||
+    T == GgmlType::kQ2_K || T == GgmlType::kQ3_K || T == GgmlType::kQ4_K || T == GgmlType::kQ5_K ||
+    T == GgmlType::kQ6_K || T == GgmlType::kIQ2_XXS || T == GgmlType::kIQ4_NL || T == GgmlType::kIQ4_XS ||
+    T == GgmlType::kMXFP4;
 
 // Staged types whose plain batch-1 GEMV (kEarlyWeightsGemv) copies its
 // spans by cp.async, while their expert GEMV keeps the copy through
