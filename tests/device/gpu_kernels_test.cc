@@ -250,14 +250,18 @@ TEST_CASE("back-to-back GEMVs on one workspace each see their own activations", 
   }
 }
 
-// Queues ExpertGemv(args), after QuantizeExpertActivations(args) when
+// Queues QuantizeExpertActivations(args) on the default stream; a refusal
+// fails the test.
+void QueueExpertQuantizer(const gpu::ExpertGemvArgs& args, void* workspace, size_t workspace_bytes) {
+  const gpu::LaunchStatus quantized = gpu::QuantizeExpertActivations(args, workspace, workspace_bytes, nullptr);
+  INFO(quantized.error);
+  REQUIRE(quantized.ok());
+}
+
+// Queues ExpertGemv(args), after QueueExpertQuantizer(args) when
 // `quantize_first`, on the default stream; either refusing fails the test.
 void QueueExpertGemv(const gpu::ExpertGemvArgs& args, bool quantize_first, void* workspace, size_t workspace_bytes) {
-  if (quantize_first) {
-    const gpu::LaunchStatus quantized = gpu::QuantizeExpertActivations(args, workspace, workspace_bytes, nullptr);
-    INFO(quantized.error);
-    REQUIRE(quantized.ok());
-  }
+  if (quantize_first) QueueExpertQuantizer(args, workspace, workspace_bytes);
   const gpu::LaunchStatus status = gpu::ExpertGemv(args, workspace, workspace_bytes, nullptr);
   INFO(status.error);
   REQUIRE(status.ok());
@@ -447,11 +451,7 @@ TEST_CASE("expert GEMV with settled ids writes y only after the kernels before i
     const gpu::ExpertGemvArgs args{.type = type, .tower = tower.get(), .experts = kExperts, .rows = kRows, .k = k,
                                    .ids = device_ids.get(), .count = count, .x = x.get(), .shared_x = true,
                                    .y = y.get(), .ids_settled = true, .x_quantized = x_quantized};
-    if (x_quantized) {
-      const gpu::LaunchStatus quantized = gpu::QuantizeExpertActivations(args, workspace.get(), workspace_bytes, nullptr);
-      INFO(quantized.error);
-      REQUIRE(quantized.ok());
-    }
+    if (x_quantized) QueueExpertQuantizer(args, workspace.get(), workspace_bytes);
     testing::CheckGpu(testing::CopyLate(reinterpret_cast<const uint32_t*>(y.get()),
                                         reinterpret_cast<uint32_t*>(seen.get()), count * kRows, kReadDelayNs, nullptr),
                       "CopyLate");
