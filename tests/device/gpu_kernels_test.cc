@@ -168,7 +168,9 @@ TEST_CASE("GEMV matches the CPU kernels' dequantized dot, every decoded type, ba
   // Shapes: one block; ragged warps and rows; batch 8; many rows at batch 2;
   // a long row (33792 values) at batch 1; at batch 5 and 7, tiles of 16 rows
   // over ragged steps of 8 to 32 chunks, which the tensor-core kernel (batch
-  // 3-8) splits between warps.
+  // 3-8) splits between warps; at batch 6, whole tiles of rows of 256 values
+  // (MXFP4's rows start at 4-byte boundaries there and at batch 8, at every
+  // offset modulo 4 at batch 5 and 7).
   const uint64_t seed = FreshSeed();
   INFO("seed " << seed);
   std::mt19937_64 rng(seed);
@@ -182,6 +184,7 @@ TEST_CASE("GEMV matches the CPU kernels' dequantized dot, every decoded type, ba
     CheckGemv(type, {3, (1056 + per_block - 1) / per_block, 1}, rng);
     CheckGemv(type, {300, (139 + per_block - 1) / per_block, 5}, rng);
     CheckGemv(type, {70, (17 + per_block - 1) / per_block, 7}, rng);
+    CheckGemv(type, {41, (8 + per_block - 1) / per_block, 6}, rng);
   }
 }
 
@@ -485,10 +488,11 @@ TEST_CASE("expert GEMV with settled ids writes y only after the kernels before i
 // relative error of at most 2^-11 each, so a product is off by at most
 // 2^-10 of |w x|; float accumulation adds at most 1e-5 of sum |w x|. The
 // int8 path (Int8GemmTypes on CUDA) is the GEMV's, with the GEMV's bound.
-// Rows 70 leave ragged tiles on both paths.
-void CheckGemm(GgmlType type, int64_t batch, std::mt19937_64& rng) {
+// Rows 70 leave ragged tiles on both paths. k: `small_blocks` blocks of a
+// 32-value type, 2 of a larger one.
+void CheckGemm(GgmlType type, int64_t batch, int64_t small_blocks, std::mt19937_64& rng) {
   const int64_t rows = 70;
-  const int64_t k = gpu::KernelBlockValues(type) * (gpu::KernelBlockValues(type) == 32 ? 5 : 2);
+  const int64_t k = gpu::KernelBlockValues(type) * (gpu::KernelBlockValues(type) == 32 ? small_blocks : 2);
   const bool int8_path = gpu::Int8GemmTypes(kBuildDevice).Contains(type);
   CAPTURE(NameOf(type), k, batch, int8_path);
   const std::vector<uint8_t> w = testing::RandomBlocks(type, rows * k, rng);
@@ -524,12 +528,15 @@ void CheckGemm(GgmlType type, int64_t batch, std::mt19937_64& rng) {
 // On the int8 path a batch of 43 is one pass of six tiles, the last with 3
 // activations, and 100 a pass of 64 and one of 36 (five tiles, the last
 // with 4); Q4_K, whose passes are 8 wide, takes six and thirteen passes.
+// MXFP4's rows start at every offset modulo 4 with 5 blocks (85 bytes) and
+// at 4-byte boundaries with 8 (136 bytes), its two staging paths.
 TEST_CASE("GEMM matches the CPU kernels' dequantized product, every decoded type, ragged tiles", "[gpu][gemm]") {
   const uint64_t seed = FreshSeed();
   INFO("seed " << seed);
   std::mt19937_64 rng(seed);
   for (GgmlType type : gpu::kDecodedTypes) {
-    for (int64_t batch : {int64_t{43}, int64_t{100}}) CheckGemm(type, batch, rng);
+    CheckGemm(type, 43, 5, rng);
+    CheckGemm(type, 100, 8, rng);
   }
 }
 
