@@ -10,8 +10,10 @@
 // floating-point operations / time. Time: CUDA events around a
 // run of launches, the median of 5 runs. Needs a GPU; exits 77 without.
 //
-// Usage: vt_bench_gpu_kernels [--quick] [--types q4_K,q8_0,...] [--gemv-batches 1,4,8]
-// --gemv-batches prints only the GEMV, at the batches listed.
+// Usage: vt_bench_gpu_kernels [--quick] [--types q4_K,q8_0,...] [--gemv-batches 1,4,8 [--k K]]
+// --gemv-batches prints only the GEMV, at the batches listed; with --k, of
+// rows of K values (8192 otherwise; types whose block does not divide K are
+// left out). The full table is always of k = 8192, the peer's shape.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -122,6 +124,7 @@ int main(int argc, char** argv) {
   bool quick = false;
   std::string type_filter;
   std::vector<int> gemv_batches;  // empty: the full table
+  int64_t k = kK;
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
     if (arg == "--quick") {
@@ -140,10 +143,22 @@ int main(int argc, char** argv) {
         gemv_batches.push_back(static_cast<int>(batch));
         p = *end == ',' ? end + 1 : end;
       }
+    } else if (arg == "--k" && i + 1 < argc) {
+      char* end = nullptr;
+      const long long value = std::strtoll(argv[++i], &end, 10);
+      if (*end != '\0' || value < 32 || value > 65536 || value % 32 != 0) {
+        std::fprintf(stderr, "--k: want a multiple of 32 from 32 to 65536, got \"%s\"\n", argv[i]);
+        return 2;
+      }
+      k = value;
     } else {
-      std::fprintf(stderr, "usage: vt_bench_gpu_kernels [--quick] [--types q4_K,q8_0,...] [--gemv-batches 1,4,8]\n");
+      std::fprintf(stderr, "usage: vt_bench_gpu_kernels [--quick] [--types q4_K,q8_0,...] [--gemv-batches 1,4,8 [--k K]]\n");
       return 2;
     }
+  }
+  if (k != kK && gemv_batches.empty()) {
+    std::fprintf(stderr, "--k: only with --gemv-batches (the full table is of k = %lld)\n", static_cast<long long>(kK));
+    return 2;
   }
   if (vt::GpuDeviceCount() == 0) {
     std::printf("skipped: no GPU\n");
@@ -176,15 +191,15 @@ int main(int argc, char** argv) {
               static_cast<unsigned long long>(kMatrixBytes >> 20));
 
   constexpr int kGemmBatch = 64;
-  DeviceMemory x(kK * kGemmBatch * sizeof(float));
+  DeviceMemory x(k * kGemmBatch * sizeof(float));
   {
-    std::vector<float> host(kK * kGemmBatch);
+    std::vector<float> host(k * kGemmBatch);
     std::mt19937 rng(3);
     std::normal_distribution<float> normal;
     for (float& v : host) v = normal(rng);
     Check(cudaMemcpy(x.data, host.data(), host.size() * sizeof(float), cudaMemcpyHostToDevice), "upload");
   }
-  const size_t workspace_bytes = vt::gpu::GemvWorkspaceBytes(kK, 256);
+  const size_t workspace_bytes = vt::gpu::GemvWorkspaceBytes(k, 256);
   DeviceMemory workspace(workspace_bytes);
   DeviceMemory y(static_cast<size_t>(kMatrixBytes / 64 * kGemmBatch * sizeof(float)));
   DeviceMemory expanded(16 * kMatrixBytes);  // BF16 of the densest type (Q1_0: 14.2 bytes per block byte)
@@ -207,7 +222,12 @@ int main(int argc, char** argv) {
         type != GgmlType::kBF16) {
       continue;
     }
-    const int64_t row_bytes = vt::gpu::RowBytes(type, kK);
+    if (k % vt::gpu::KernelBlockValues(type) != 0) {
+      std::printf("%-8s k = %lld is not whole blocks of %lld values\n", name.c_str(), static_cast<long long>(k),
+                  static_cast<long long>(vt::gpu::KernelBlockValues(type)));
+      continue;
+    }
+    const int64_t row_bytes = vt::gpu::RowBytes(type, k);
     const int64_t rows = static_cast<int64_t>(kMatrixBytes) / row_bytes;
     const double matrix_bytes = static_cast<double>(rows * row_bytes);
     // Launch i reads matrix i % 8.
@@ -216,7 +236,7 @@ int main(int argc, char** argv) {
       args.type = type;
       args.weights = pool.bytes() + (i % kMatrices) * kMatrixBytes;
       args.rows = rows;
-      args.k = kK;
+      args.k = k;
       args.x = static_cast<const float*>(x.data);
       args.batch = batch;
       args.y = static_cast<float*>(y.data);
@@ -300,7 +320,7 @@ int main(int argc, char** argv) {
       }
     }
 
-    const int64_t values = rows * kK;
+    const int64_t values = rows * k;
     const double expand_ms = MedianMs(quick ? 4 : 16, [&](int i) {
       CheckLaunch(vt::gpu::ExpandToBf16(type, pool.bytes() + (i % kMatrices) * kMatrixBytes,
                                         static_cast<uint16_t*>(expanded.data), values, nullptr));
