@@ -6,7 +6,8 @@
 //   value[i] = d[i / 16] * code[i] - m[i / 16]
 // Types whose two halves share one scale (kSplitScales false) fill d[0] and
 // m[0] only (m[1] too with kSplitMins, FragDefaults below); types whose values
-// need no offset (kOffset false: m is always 0) leave m unset. A decoder
+// need no offset (kOffset false: m is always 0), or whose min is a fixed
+// multiple of the scale (kMinPerScale), leave m unset. A decoder
 // fills a FragSlice with Decode, or, where it shares its scales
 // (kShareScales), with Codes (lo, hi) and Scales (d, m); a codebook
 // decoder (frag_decode_codebooks.cuh) takes its table as an argument of
@@ -98,13 +99,13 @@ __device__ __forceinline__ void LookupNibbleWord(uint32_t w, FragSlice& f) {
 //   three rounds) batch 8 went from 1771-1795 to 1822-1824 GB/s, its GEMM
 //   at batch 64 from 77.6-77.8 to 77.1-77.4 TFLOP/s.
 // - kMinPerScale: with one scale per chunk and an offset, a min that is
-//   always this multiple of the scale (m = kMinPerScale d; 0: none), so
-//   TileProduct works out the activation's part of the offset term once for
-//   both rows. On an H200 (one A/B run, three rounds, batch 8 / GEMM at
-//   batch 64, a min per row against the multiple): MXFP4 2054-2062 /
-//   78.1-78.4 against 2098-2115 / 78.1-78.3, Q5_0 2146-2170 / 52.6-52.8
-//   against 2295-2303 / 57.3-58.4, Q4_0 2476-2480 / 66.6-67.1 against
-//   2451-2465 / 71.7-72.0 GB/s / TFLOP/s.
+//   always this multiple of the scale (m = kMinPerScale d; 0: none): the
+//   decoder leaves m unset, and TileProduct works out the activation's part
+//   of the offset term once for both rows. On an H200 (one A/B run, three
+//   rounds, batch 8 / GEMM at batch 64, a min per row against the
+//   multiple): MXFP4 2054-2062 / 78.1-78.4 against 2098-2115 / 78.1-78.3,
+//   Q5_0 2146-2170 / 52.6-52.8 against 2295-2303 / 57.3-58.4, Q4_0
+//   2476-2480 / 66.6-67.1 against 2451-2465 / 71.7-72.0 GB/s / TFLOP/s.
 struct FragDefaults {
   static constexpr bool kDefined = true, kShareScales = false, kSplitMins = false, kPairedCodes = false,
                         kAlignedStagedWords = false;
@@ -126,8 +127,7 @@ struct FragBlock<T::kQ4_0> : FragDefaults {
   template <LoadMode S>
   __device__ static void Decode(const uint8_t* b, int, int t, FragSlice& f) {
     SplitNibbleWord(WordAt2<S>(b + 2 + 4 * t), f);
-    const float d = AlignedHalfAt(b);
-    f.d[0] = d, f.m[0] = kMinPerScale * d;
+    f.d[0] = AlignedHalfAt(b);
   }
 };
 template <>
@@ -149,8 +149,7 @@ struct FragBlock<T::kQ5_0> : FragDefaults {
     const uint32_t qh = WordAt2<S>(b + 2);
     f.lo |= FifthBits(qh, 4 * t);
     f.hi |= FifthBits(qh, 16 + 4 * t);
-    const float d = AlignedHalfAt(b);
-    f.d[0] = d, f.m[0] = kMinPerScale * d;
+    f.d[0] = AlignedHalfAt(b);
   }
 };
 template <>
@@ -218,8 +217,7 @@ struct Fp4OffsetFrag : FragDefaults {
     const int2 values = LookupFp4InNibbleOrder<kFp4PairOffset>(Fp4CodeWord<S>(b, t, b_mod4));
     f.lo = values.x;
     f.hi = values.y;
-    const float d = E8m0Half(b[0]);
-    f.d[0] = d, f.m[0] = kMinPerScale * d;
+    f.d[0] = E8m0Half(b[0]);
   }
 };
 
