@@ -106,6 +106,13 @@ __device__ __forceinline__ void LookupNibbleWord(uint32_t w, FragSlice& f) {
 //   multiple): MXFP4 2054-2062 / 78.1-78.4 against 2098-2115 / 78.1-78.3,
 //   Q5_0 2146-2170 / 52.6-52.8 against 2295-2303 / 57.3-58.4, Q4_0
 //   2476-2480 / 66.6-67.1 against 2451-2465 / 71.7-72.0 GB/s / TFLOP/s.
+//   The types whose values are their codes less one take 1 instead of
+//   signed codes (frag_decode_fields.cuh; one A/B run, two rounds, batch 8
+//   GB/s, signed against the offset): TQ1_0 1042-1048 / 1080-1085 (its
+//   batch 1, on the same kernel, 1048-1054 / 1085-1092), Q1_0 911-912 /
+//   967-968, Q2_0 1316-1328 / 1371-1375, their GEMMs within 1%. TQ2_0
+//   lost (1750-1754 / 1717-1722), though its step fell from 587 to 463
+//   instructions, so it keeps signed codes.
 struct FragDefaults {
   static constexpr bool kDefined = true, kShareScales = false, kSplitMins = false, kPairedCodes = false,
                         kAlignedStagedWords = false;

@@ -2,8 +2,10 @@
 // whose codes are 1-3 bit fields or trits: Q2_K, Q3_K, TQ1_0, TQ2_0, Q1_0,
 // Q2_0, and NVFP4's 4-bit codes under 16-value scales. Thread t decodes
 // values 4t..4t+3 (lo) and 16+4t..16+4t+3 (hi) of chunk j of its block.
-// Where a type's values are its codes less a constant, the codes come out
-// signed (ToSigned) so the mma needs no offset term.
+// Where a type's values are its codes less one (TQ1_0, Q1_0, Q2_0), the
+// codes go to the mma as they are, and the one comes back through the
+// offset term (kMinPerScale 1, frag_decode.cuh); TQ2_0's come out signed
+// (ToSigned), so its mma needs no offset term.
 #pragma once
 
 #include "frag_decode.cuh"
@@ -85,7 +87,7 @@ struct FragBlock<T::kTQ2_0> : FragDefaults {  // 66-byte blocks: 2-aligned
   }
 };
 // TQ1_0: quad k of chunk j (Tq1Chunk's layout, int_decode_ternary.cuh) is
-// trit n of the four bytes of one source word, for -1, 0, 1.
+// trit n of the four bytes of one source word: codes 0..2 for -1, 0, 1.
 __device__ __forceinline__ int Tq1Quad(const uint8_t* b, int j, int k) {
   const int source = j < 5 ? 4 * k : j < 7 || k < 4 ? 32 + 4 * (k % 4) : 48;
   const int n = j < 5 ? j : j < 7 ? 2 * (j - 5) + k / 4 : k < 4 ? 4 : k - 4;
@@ -94,11 +96,12 @@ __device__ __forceinline__ int Tq1Quad(const uint8_t* b, int j, int k) {
   // Two bytes at once, one per 16-bit lane (see Tq1Chunk).
   const uint32_t even = ((word & 0x00FF00FFu) * pow3) & 0x00FF00FFu;
   const uint32_t odd = (((word >> 8) & 0x00FF00FFu) * pow3) & 0x00FF00FFu;
-  return ToSigned<1, 2>((((even * 3u) >> 8) & 0x00030003u) | ((odd * 3u) & 0x03000300u));
+  return static_cast<int>((((even * 3u) >> 8) & 0x00030003u) | ((odd * 3u) & 0x03000300u));
 }
 template <>
 struct FragBlock<T::kTQ1_0> : FragDefaults {  // 54-byte blocks: 2-aligned
-  static constexpr bool kSplitScales = false, kOffset = false;
+  static constexpr bool kSplitScales = false, kOffset = true;
+  static constexpr float kMinPerScale = 1.0f;
   template <LoadMode>
   __device__ static void Decode(const uint8_t* b, int j, int t, FragSlice& f) {
     f.lo = Tq1Quad(b, j, t);
@@ -109,22 +112,24 @@ struct FragBlock<T::kTQ1_0> : FragDefaults {  // 54-byte blocks: 2-aligned
 // Q1_0: bit i of the chunk's word is value i, +d where set, -d where clear.
 template <>
 struct FragBlock<T::kQ1_0> : FragDefaults {  // 18-byte blocks of 128 values: 2-aligned
-  static constexpr bool kSplitScales = false, kOffset = false;
+  static constexpr bool kSplitScales = false, kOffset = true;
+  static constexpr float kMinPerScale = 1.0f;
   template <LoadMode S>
   __device__ static void Decode(const uint8_t* b, int j, int t, FragSlice& f) {
     const uint32_t bits = WordAt2<S>(b + 2 + 4 * j);
-    f.lo = ToSigned<1, 2>(2 * BitsToBytes(bits >> (4 * t)));
-    f.hi = ToSigned<1, 2>(2 * BitsToBytes(bits >> (16 + 4 * t)));
+    f.lo = static_cast<int>(2 * BitsToBytes(bits >> (4 * t)));
+    f.hi = static_cast<int>(2 * BitsToBytes(bits >> (16 + 4 * t)));
     f.d[0] = AlignedHalfAt(b);
   }
 };
 // Q2_0: byte i of the chunk holds values 4i..4i+3 as 2-bit codes for -1..2.
 __device__ __forceinline__ int Q2_0Quad(uint32_t byte) {
-  return ToSigned<1, 3>((byte & 3u) | ((byte & 0x0Cu) << 6) | ((byte & 0x30u) << 12) | ((byte & 0xC0u) << 18));
+  return static_cast<int>((byte & 3u) | ((byte & 0x0Cu) << 6) | ((byte & 0x30u) << 12) | ((byte & 0xC0u) << 18));
 }
 template <>
 struct FragBlock<T::kQ2_0> : FragDefaults {  // 18-byte blocks of 64 values: 2-aligned
-  static constexpr bool kSplitScales = false, kOffset = false;
+  static constexpr bool kSplitScales = false, kOffset = true;
+  static constexpr float kMinPerScale = 1.0f;
   template <LoadMode>
   __device__ static void Decode(const uint8_t* b, int j, int t, FragSlice& f) {
     f.lo = Q2_0Quad(b[2 + 8 * j + t]);

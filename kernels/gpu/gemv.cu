@@ -440,13 +440,14 @@ LaunchStatus LaunchGemv(GemvParams p, int activations, int slots, void* workspac
   // The activation cap of the batch-1 kernel (and the expert GEMV's).
   using BatchOne = std::integral_constant<int, kBatchOneOnTwoActivationKernel<T> ? kFewActivations : 1>;
   using PlainRows = std::integral_constant<int, kGemvRowsAtFewActivations<T>>;
+  using BatchOneRows = std::integral_constant<int, kGemvRowsAtBatchOne<T>>;
   cudaError_t launched;
   if (p.batch > kFewActivations) {
     launched = launch(std::integral_constant<int, kManyRows>{}, std::integral_constant<int, kMaxGemvBatch>{});
   } else if (p.batch == kFewActivations) {  // the plain GEMV (an expert GEMV has one activation per slot)
     launched = launch(PlainRows{}, std::integral_constant<int, kFewActivations>{});
   } else if (slots == 1) {  // the plain GEMV (or an expert GEMV of one expert)
-    launched = launch(PlainRows{}, BatchOne{});
+    launched = launch(BatchOneRows{}, BatchOne{});
   } else {
     launched = launch(std::integral_constant<int, kExpertGemvRows<T>>{}, BatchOne{});
   }

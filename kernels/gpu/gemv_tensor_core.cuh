@@ -278,10 +278,40 @@ __device__ __forceinline__ const uint8_t* SpanStart(const GemvParams& p, const T
   return at.start + static_cast<int64_t>(r) * static_cast<int>(p.row_bytes);
 }
 
+// Types whose tensor-core GEMV (kTiles 1) reads its rows' pieces past L1
+// (LoadFromL2: ld.global.cg) instead of as streaming loads (ld.global.cs),
+// leaving L1 to the activations, which every warp reads again. On an H200
+// (one A/B run, three rounds, batch 8 GB/s, streaming against past L1):
+// TQ1_0 1077 / 1137-1140, TQ2_0 1715-1719 / 1812-1818, Q5_1 2341-2358 /
+// 2403-2439, IQ2_XXS 754-759 / 776-783, Q1_0 951-967 / 973-994, Q3_K
+// 1620-1676 / 1685-1701, IQ2_S 947-949 / 963-967; Q4_0 lost 1.5%
+// (2454-2464 / 2413-2428), and the other types moved within 1%. A second
+// run (three rounds) held the gains: TQ2_0 1760-1767 / 1815-1822, Q5_1
+// 2342-2351 / 2428-2442, Q3_K 1680-1686 / 1712-1714, IQ2_S 950-955 /
+// 966-970, IQ2_XXS 781-782 / 788-791; Q2_K, +1.7% in the first, moved
+// 1271-1284 / 1269-1274 and stays streaming. The GEMM keeps streaming
+// loads (not measured past L1).
+template <GgmlType T, int kTiles>
+constexpr bool kStagesPastL1 =
+    kTiles == 1 && (T == GgmlType::kTQ1_0 || T == GgmlType::kTQ2_0 || T == GgmlType::kQ5_1 ||
+                    T == GgmlType::kIQ2_XXS || T == GgmlType::kQ1_0 || T == GgmlType::kQ3_K ||
+                    T == GgmlType::kIQ2_S);
+
+// One 16-byte piece of a staged row (kStagesPastL1).
+template <bool kPastL1>
+__device__ __forceinline__ uint4 LoadPiece(const uint8_t* piece) {
+  const uint4* p = reinterpret_cast<const uint4*>(piece);
+  if constexpr (kPastL1) {
+    return LoadFromL2(p);
+  } else {
+    return LoadStreaming(p);
+  }
+}
+
 // LoadTileStep for a tile whose 16 rows all lie before the tensor's end:
 // no clamping and no bounds test, so a piece costs one wide multiply-add
 // for its row's span, a few integer instructions to place it, and its load.
-template <class S>
+template <class S, bool kPastL1>
 __device__ __forceinline__ void LoadInnerTileStep(const GemvParams& p, const uint8_t* start,
                                                   uint4 (&pieces)[S::kPerLane]) {
   const int lane = static_cast<int>(threadIdx.x % kWarpSize);
@@ -294,19 +324,19 @@ __device__ __forceinline__ void LoadInnerTileStep(const GemvParams& p, const uin
     // The piece's first byte relative to the span's (-15 .. 16 P - 1).
     const int from_span = 16 * (q % S::kPieces) - static_cast<int>(reinterpret_cast<uintptr_t>(span) & 15);
     if (from_span >= S::kSpanBytes) continue;  // an aligned span needs one less
-    pieces[j] = LoadStreaming(reinterpret_cast<const uint4*>(span + from_span));
+    pieces[j] = LoadPiece<kPastL1>(span + from_span);
   }
 }
 
 // This lane's pieces of the tile's spans at `at`; at the tensor's end a
 // piece that crosses it is read byte by byte up to it.
-template <class S>
+template <class S, bool kPastL1>
 __device__ __forceinline__ void LoadTileStep(const GemvParams& p, const TilePosition& at, const uint8_t* limit,
                                              uint4 (&pieces)[S::kPerLane]) {
   const int lane = static_cast<int>(threadIdx.x % kWarpSize);
   const bool at_end = at.AtEnd(p);
   if (!at_end) {
-    LoadInnerTileStep<S>(p, at.start, pieces);
+    LoadInnerTileStep<S, kPastL1>(p, at.start, pieces);
     return;
   }
 #pragma unroll
@@ -317,7 +347,7 @@ __device__ __forceinline__ void LoadTileStep(const GemvParams& p, const TilePosi
     const uint8_t* piece = reinterpret_cast<const uint8_t*>((start & ~uintptr_t{15}) + 16 * (q % S::kPieces));
     if (reinterpret_cast<uintptr_t>(piece) >= start + S::kSpanBytes) continue;  // an aligned span needs one less
     const bool whole = !at_end || piece + 16 <= limit;
-    pieces[j] = whole ? LoadStreaming(reinterpret_cast<const uint4*>(piece)) : PieceUpTo(piece, limit);
+    pieces[j] = whole ? LoadPiece<kPastL1>(piece) : PieceUpTo(piece, limit);
   }
 }
 
@@ -413,7 +443,8 @@ __global__ void __launch_bounds__(kTensorCoreThreads, kTiles == 1 ? kTensorCoreM
 #pragma unroll
     for (int j = 0; j < S::kPerLane; ++j) next[j] = make_uint4(0, 0, 0, 0);
   }
-  if (begin < end) LoadTileStep<S>(p, at, limit, next);
+  constexpr bool kPastL1 = kStagesPastL1<T, kTiles>;
+  if (begin < end) LoadTileStep<S, kPastL1>(p, at, limit, next);
   for (int64_t item = begin; item < end; ++item) {
     WarpSync();  // the previous step's readers are done
 #pragma unroll
@@ -436,7 +467,7 @@ __global__ void __launch_bounds__(kTensorCoreThreads, kTiles == 1 ? kTensorCoreM
       if (q < kTileRows * S::kPieces) rows[q / S::kPieces * S::kRowStride + q % S::kPieces] = piece;
     }
     WarpSync();
-    if (item + 1 < end) LoadTileStep<S>(p, next_at, limit, next);
+    if (item + 1 < end) LoadTileStep<S, kPastL1>(p, next_at, limit, next);
     // Rows g and g + 8 of the tile, at their bytes' places modulo 16 (with
     // kRealign, moved down to a multiple of 4). The GEMV works them out from
     // place_a / place_b and the tile's start, with no clamped SpanStart: a

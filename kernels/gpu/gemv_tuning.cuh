@@ -58,6 +58,13 @@ constexpr int kGemvRowsAtFewActivations =
         ? 3
         : kFewRows;
 
+// Rows per warp of the plain GEMV at batch 1: kGemvRowsAtFewActivations,
+// but 3 for Q6_K, whose batch 1 went from 3297-3321 to 3331-3352 GB/s on an
+// H200 with 3 (one A/B run, four rounds; Q4_K, the control, level) while
+// its batch 2 fell from 2683-2760 to 2027-2055, so batch 2 keeps 2.
+template <GgmlType T>
+constexpr int kGemvRowsAtBatchOne = T == GgmlType::kQ6_K ? 3 : kGemvRowsAtFewActivations<T>;
+
 // Rows per warp of the expert GEMV (of more than one expert): 3 for Q5_K,
 // Q2_K and IQ4_NL, where that beat 2 on an H200 with the batch-1 kernel
 // (two runs, expert GB/s, 2 against 3 rows: Q5_K 2776, 2773 / 2906, 2906;
