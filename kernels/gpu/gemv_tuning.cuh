@@ -40,16 +40,17 @@ template <GgmlType T>
 constexpr bool kBatchOneOnTwoActivationKernel =
     T == GgmlType::kIQ2_XS || T == GgmlType::kIQ2_S || T == GgmlType::kIQ1_M || T == GgmlType::kNVFP4;
 
-// Rows per warp of the plain (not expert) GEMV at batch 1-2, per type: 3
+// Rows per warp of the plain (not expert) GEMV at batch 2, and at batch 1
+// but where kGemvRowsAtBatchOne (below) says otherwise, per type: 3
 // where that beat 2 on an H200 (two runs of 2, 3 and 4 rows each; batch 1
 // GB/s, 2 against 3 rows): Q4_0 3217 / 3386, Q5_K 3156 / 3188, IQ4_XS 2721
 // / 2736, IQ1_S 901 / 938, TQ2_0 1887 / 1952, Q2_K 2002 / 2049, IQ4_NL 2633
 // / 2682, Q4_K 3266 / 3282, IQ2_XXS level at batch 1 and 1094 / 1140 at
-// batch 2. Q4_1 (3377 / 2806), Q8_0 (3508 / 2508), Q6_K, NVFP4, Q3_K, Q5_0
-// and Q5_1 lost; 4 rows lost for every type but Q4_0 (3384). MXFP4 lost
-// too until its wide loads (int_decode_small.cuh), then took 3 (one A/B
-// run, two rounds: 2956-2992 / 3031-3049); its expert GEMV keeps 2 (2461
-// against 2371 with 3).
+// batch 2. Q4_1 (3377 / 2806), Q8_0 (3508 / 2508), Q6_K (since then 3 at
+// batch 1 only), NVFP4, Q3_K, Q5_0 and Q5_1 lost; 4 rows lost for every
+// type but Q4_0 (3384). MXFP4 lost too until its wide loads
+// (int_decode_small.cuh), then took 3 (one A/B run, two rounds: 2956-2992
+// / 3031-3049); its expert GEMV keeps 2 (2461 against 2371 with 3).
 template <GgmlType T>
 constexpr int kGemvRowsAtFewActivations =
     T == GgmlType::kQ4_0 || T == GgmlType::kQ2_K || T == GgmlType::kQ4_K || T == GgmlType::kQ5_K ||
