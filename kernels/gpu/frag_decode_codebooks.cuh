@@ -35,12 +35,10 @@ __device__ __forceinline__ int SignedGridQuad(uint32_t grid, uint32_t signs) {
   return static_cast<int>((grid ^ (ones * 0xFFu)) + ones);
 }
 
-// Nibble `half` of the eight signs that a 7-bit ggml sign field stands for:
-// its seven bits, and as bit 7 their parity (what ggml's ksigns_iq2xs table
-// holds), worked out instead of looked up.
+// Nibble `half` of the eight signs that a 7-bit ggml sign field stands for
+// (IqSigns).
 __device__ __forceinline__ uint32_t SignNibble(uint32_t seven, int half) {
-  const uint32_t eight = seven | ((static_cast<uint32_t>(__popc(seven)) & 1u) << 7);
-  return (eight >> (4 * half)) & 15u;
+  return (IqSigns(seven) >> (4 * half)) & 15u;
 }
 
 template <>

@@ -78,7 +78,7 @@ __device__ __forceinline__ void AccumulateInteger(const GemvParams& p, const uin
   for (int r = 0; r < R; ++r) {
     if constexpr (kNibblePairGemv<T>) {
       IntBlock<T>::template Decode<kMode, CodeOrder::kNibblePairs>(blocks[r], sub, wc[r]);
-    } else if constexpr (kSharedCodebookGemv<T>) {
+    } else if constexpr (kSharedCodebookGemv<T, N>) {
       using Entry = std::remove_pointer_t<decltype(IntBlock<T>::Codebook())>;
       IntBlock<T>::template Decode<kMode>(blocks[r], sub, wc[r], static_cast<Entry*>(codebook));
     } else {
@@ -317,7 +317,7 @@ __global__ void __launch_bounds__(kThreads, (kMinBlocksPerSm<T, N>)) GemvKernel(
   // A codebook type's grid, copied into shared memory (by every warp of
   // the block, before any leaves) while the quantizer finishes.
   const void* codebook = nullptr;
-  if constexpr (kSharedCodebookGemv<T>) {
+  if constexpr (kSharedCodebookGemv<T, N>) {
     constexpr int kVectors = IntBlock<T>::kCodebookBytes / 16;
     __shared__ uint4 codebook_copy[kVectors];
     const uint4* table = reinterpret_cast<const uint4*>(IntBlock<T>::Codebook());

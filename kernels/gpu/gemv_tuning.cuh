@@ -252,16 +252,28 @@ constexpr int kMinBlocksPerSm =
 
 // Codebook types whose dp4a GEMV (batch 1-8 below the tensor cores, and the
 // expert GEMV) copies the grid into shared memory for its decoder
-// (IntBlock<T>::Codebook()). On an H200 (one A/B run, three rounds, batch 1
-// / expert GEMV GB/s, global grid against the copy): IQ2_XXS 1375-1388 /
-// 1045-1054 against 1429-1436 / 1088-1100, IQ3_XXS 1362-1369 / 1190-1194
-// against 1379-1389 / 1217-1225, IQ3_S 1497-1512 / 1306-1310 against
-// 1543-1553 / 1380-1393. IQ2_XS moved within 1% at batch 1 and lost 7% at
-// batch 3 (868-871 against 807-811); IQ2_S's and IQ1_S's grids (8 and 16
-// KB) are not tried: every block of the GEMV copies its own.
-template <GgmlType T>
+// (IntBlock<T>::Codebook()), for activation caps N (kernel template
+// argument) where that measured faster. On an H200 (one A/B run, three
+// rounds, batch 1 / expert GEMV GB/s, global grid against the copy):
+// IQ2_XXS 1375-1388 / 1045-1054 against 1429-1436 / 1088-1100, IQ3_XXS
+// 1362-1369 / 1190-1194 against 1379-1389 / 1217-1225, IQ3_S 1497-1512 /
+// 1306-1310 against 1543-1553 / 1380-1393. The larger grids, read from
+// global memory through L1 by 8-byte lookups at random places, kept L1 the
+// busiest unit (ncu: L1/TEX 81% of its peak for IQ1_S's expert GEMV); with
+// the copy (IQ1_S and IQ2_S as nibbles, iq_nibble_grids.cuh) another run
+// (three rounds, batch 1 / expert GB/s) gave IQ1_S 956 / 715-720 against
+// 1017-1020 / 790-796 (1189-1195 / 889-898 with nibbles), IQ2_S 1341-1348 /
+// 1101-1111 against 1341-1344 / 1155-1160 (1425-1431 / 1206-1216 with
+// nibbles), IQ2_XS 1330-1334 / 1090-1095 against 1323-1330 / 1122-1130,
+// IQ1_M 827-829 / 670-674 against 827-829 / 714-719. IQ1_M's batch 3 (the
+// kernel of up to kMaxGemvBatch activations) lost with its 16 KB copy (608
+// against 580-581 GB/s) and reads the global grid there; IQ2_XS's batch 3
+// moved within 1% (869-870 against 876-878), IQ2_S's gained (898 against
+// 950-956).
+template <GgmlType T, int N>
 constexpr bool kSharedCodebookGemv =
-    T == GgmlType::kIQ2_XXS || T == GgmlType::kIQ3_XXS || T == GgmlType::kIQ3_S;
+    T == GgmlType::kIQ2_XXS || T == GgmlType::kIQ3_XXS || T == GgmlType::kIQ3_S || T == GgmlType::kIQ1_S ||
+    T == GgmlType::kIQ2_XS || T == GgmlType::kIQ2_S || (T == GgmlType::kIQ1_M && N <= kFewActivations);
 
 // Activations per GEMM pass over the weights: kGemmColumns, but 8 (the
 // GEMV's passes) for Q4_K, whose 8-tile kernel measured slower at batch 64

@@ -6,13 +6,26 @@
 #pragma once
 
 #include "int_chunk.cuh"
+#include "iq_nibble_grids.cuh"
 
 namespace vt::gpu {
+
+// The eight signs a 7-bit ggml sign field stands for: its seven bits, and
+// as bit 7 their parity (what ggml's ksigns_iq2xs table holds), worked out
+// instead of looked up: four loads a chunk fewer for L1, which the IQ
+// GEMVs keep busiest. On an H200 (one A/B run, two rounds, batch 1 / expert
+// GEMV GB/s, table against parity): IQ2_XXS 1484 / 1108-1110 against
+// 1488-1490 / 1162-1164, IQ3_XXS 1382-1386 / 1221-1229 against 1469-1471 /
+// 1300-1303; batch 2 (another run) IQ2_XXS 1274-1275 against 1323, IQ3_XXS
+// 1197-1201 against 1263-1264.
+__device__ __forceinline__ uint32_t IqSigns(uint32_t seven) {
+  return seven | ((static_cast<uint32_t>(__popc(seven)) & 1u) << 7);
+}
 
 // Codebook groups: eight unsigned grid bytes, negated where the sign mask
 // has a bit. Grid bytes are never 0 in the IQ2/IQ3 codebooks, so the
 // byte-wise two's complement (x ^ 0xFF) + 1 never carries into a neighbour.
-__device__ __forceinline__ void SignedGrid(uint64_t grid, uint8_t signs, int* out) {
+__device__ __forceinline__ void SignedGrid(uint64_t grid, uint32_t signs, int* out) {
 #pragma unroll
   for (int half = 0; half < 2; ++half) {
     const uint32_t g = static_cast<uint32_t>(grid >> (32 * half));
@@ -32,7 +45,7 @@ struct IntBlock<T::kIQ2_XXS> {
     LoadWords<2, S>(b + 2 + 8 * ib, aux);
 #pragma unroll
     for (int l = 0; l < 4; ++l) {
-      SignedGrid(grid[(aux[0] >> (8 * l)) & 0xFF], iq::kSignsIq2xs[(aux[1] >> (7 * l)) & 127], c.v + 2 * l);
+      SignedGrid(grid[(aux[0] >> (8 * l)) & 0xFF], IqSigns((aux[1] >> (7 * l)) & 127u), c.v + 2 * l);
     }
     SetScales(c, AlignedHalfAt(b) * (0.5f + F(static_cast<int>(aux[1] >> 28))) * 0.25f, 0.0f);
   }
@@ -48,14 +61,16 @@ __device__ __forceinline__ void SetIq2HalfScales(float d, uint8_t scales, IntChu
 template <>
 struct IntBlock<T::kIQ2_XS> {
   static constexpr bool kReadsPastFields = true, kHalfScales = true;
+  static constexpr int kCodebookBytes = sizeof(iq_constants::kIq2xsGrid);
+  __device__ static const uint64_t* Codebook() { return iq::kIq2xsGrid; }
   template <LoadMode S = LoadMode::kCached>
-  __device__ static void Decode(const uint8_t* b, int ib, IntChunk& c) {
+  __device__ static void Decode(const uint8_t* b, int ib, IntChunk& c, const uint64_t* grid = Codebook()) {
     uint32_t words[2];
     LoadWords<2, S>(b + 2 + 8 * ib, words);
 #pragma unroll
     for (int l = 0; l < 4; ++l) {
       const uint32_t q = (words[l / 2] >> (16 * (l % 2))) & 0xFFFFu;
-      SignedGrid(iq::kIq2xsGrid[q & 511], iq::kSignsIq2xs[q >> 9], c.v + 2 * l);
+      SignedGrid(grid[q & 511], IqSigns(q >> 9), c.v + 2 * l);
     }
     SetIq2HalfScales(AlignedHalfAt(b), b[66 + ib], c);
   }
@@ -63,14 +78,16 @@ struct IntBlock<T::kIQ2_XS> {
 template <>
 struct IntBlock<T::kIQ2_S> {
   static constexpr bool kReadsPastFields = false, kHalfScales = true;
+  static constexpr int kCodebookBytes = sizeof(kIq2sNibbles);
+  __device__ static const uint32_t* Codebook() { return kIq2sNibbles.words; }
   template <LoadMode S = LoadMode::kCached>
-  __device__ static void Decode(const uint8_t* b, int ib, IntChunk& c) {
+  __device__ static void Decode(const uint8_t* b, int ib, IntChunk& c, const uint32_t* grid = Codebook()) {
     const uint8_t* qs = b + 2 + 4 * ib;
     const uint8_t* signs = b + 34 + 4 * ib;
     const uint8_t qh = b[66 + ib], scales = b[74 + ib];
 #pragma unroll
     for (int l = 0; l < 4; ++l) {
-      SignedGrid(iq::kIq2sGrid[qs[l] | ((qh << (8 - 2 * l)) & 0x300)], signs[l], c.v + 2 * l);
+      SignedGrid(NibbleEntry<kIq2Levels>(grid[qs[l] | ((qh << (8 - 2 * l)) & 0x300)]), signs[l], c.v + 2 * l);
     }
     SetIq2HalfScales(AlignedHalfAt(b), scales, c);
   }
@@ -87,7 +104,7 @@ struct IntBlock<T::kIQ3_XXS> {
 #pragma unroll
     for (int l = 0; l < 4; ++l) {
       SignedGrid(Pair(grid[qs[2 * l]], grid[qs[2 * l + 1]]),
-                 iq::kSignsIq2xs[(aux >> (7 * l)) & 127], c.v + 2 * l);
+                 IqSigns((aux >> (7 * l)) & 127u), c.v + 2 * l);
     }
     SetScales(c, AlignedHalfAt(b) * (0.5f + F(static_cast<int>(aux >> 28))) * 0.5f, 0.0f);
   }
@@ -117,15 +134,17 @@ struct IntBlock<T::kIQ3_S> {
 template <>
 struct IntBlock<T::kIQ1_S> {
   static constexpr bool kReadsPastFields = false, kHalfScales = false;
+  static constexpr int kCodebookBytes = sizeof(kIq1sNibbles);
+  __device__ static const uint32_t* Codebook() { return kIq1sNibbles.words; }
   template <LoadMode S = LoadMode::kCached>
-  __device__ static void Decode(const uint8_t* b, int ib, IntChunk& c) {
+  __device__ static void Decode(const uint8_t* b, int ib, IntChunk& c, const uint32_t* grid = Codebook()) {
     const uint8_t* qs = b + 2 + 4 * ib;
     const uint16_t qh = AlignedU16At(b + 34 + 2 * ib);
 #pragma unroll
     for (int l = 0; l < 4; ++l) {
-      const uint64_t grid = iq::kIq1sGrid[qs[l] | (((qh >> (3 * l)) & 7) << 8)];
-      c.v[2 * l] = static_cast<int>(static_cast<uint32_t>(grid));
-      c.v[2 * l + 1] = static_cast<int>(static_cast<uint32_t>(grid >> 32));
+      const uint64_t entry = NibbleEntry<kIq1Levels>(grid[qs[l] | (((qh >> (3 * l)) & 7) << 8)]);
+      c.v[2 * l] = static_cast<int>(static_cast<uint32_t>(entry));
+      c.v[2 * l + 1] = static_cast<int>(static_cast<uint32_t>(entry >> 32));
     }
     const float dl = AlignedHalfAt(b) * F(2 * ((qh >> 12) & 7) + 1);
     SetScales(c, dl, -dl * ((qh & 0x8000) ? -kIq1Delta : kIq1Delta));
@@ -136,8 +155,10 @@ struct IntBlock<T::kIQ1_S> {
 template <>
 struct IntBlock<T::kIQ1_M> {
   static constexpr bool kReadsPastFields = false, kHalfScales = true;
+  static constexpr int kCodebookBytes = sizeof(iq_constants::kIq1sGrid);
+  __device__ static const uint64_t* Codebook() { return iq::kIq1sGrid; }
   template <LoadMode S = LoadMode::kCached>
-  __device__ static void Decode(const uint8_t* b, int ib, IntChunk& c) {
+  __device__ static void Decode(const uint8_t* b, int ib, IntChunk& c, const uint64_t* grid = Codebook()) {
     uint16_t sc[4];
     const float d = Iq1mScales(b, sc);
     const uint8_t* qs = b + 4 * ib;
@@ -147,14 +168,14 @@ struct IntBlock<T::kIQ1_M> {
       const uint8_t high = qh[l / 2];
       const int index = qs[l] | (((l % 2) ? (high << 4) : (high << 8)) & 0x700);
       const bool negative = (l % 2) ? (high & 0x80) : (high & 0x08);
-      const uint64_t grid = iq::kIq1sGrid[index];
+      const uint64_t entry = grid[index];
       const uint32_t delta = negative ? 0xFFFFFFFFu : 0x01010101u;  // 8 * delta per byte
 #pragma unroll
       for (int half = 0; half < 2; ++half) {
         // Per byte 8 * g + 8 * delta, within -9..9: g in {-1, 0, 1} times 8
         // is (g & 0x1F) << 3 in its byte, and the bytes are added without
         // carries between them.
-        const uint32_t eight_g = (static_cast<uint32_t>(grid >> (32 * half)) & 0x1F1F1F1Fu) << 3;
+        const uint32_t eight_g = (static_cast<uint32_t>(entry >> (32 * half)) & 0x1F1F1F1Fu) << 3;
         c.v[2 * l + half] = static_cast<int>(((eight_g & 0x7F7F7F7Fu) + (delta & 0x7F7F7F7Fu)) ^
                                              ((eight_g ^ delta) & 0x80808080u));
       }
