@@ -157,12 +157,20 @@ template <>
 struct FragBlock<T::kNVFP4> : FragDefaults {  // 36-byte blocks of 64 values: 4-aligned
   static constexpr bool kSplitScales = true, kOffset = false;
   template <LoadMode S>
-  __device__ static void Decode(const uint8_t* b, int j, int t, FragSlice& f) {
+  __device__ static void Codes(const uint8_t* b, int j, int t, FragSlice& f) {
     const uint8_t* qs = b + 4 + 16 * j + 4 * (t % 2);
     f.lo = Fp4Quad(WordAt<S>(qs), t / 2);
     f.hi = Fp4Quad(WordAt<S>(qs + 8), t / 2);
+  }
+  template <LoadMode S>
+  __device__ static void Scales(const uint8_t* b, int j, FragSlice& f) {
     f.d[0] = Ue4m3Half(b[2 * j]);
     f.d[1] = Ue4m3Half(b[2 * j + 1]);
+  }
+  template <LoadMode S>
+  __device__ static void Decode(const uint8_t* b, int j, int t, FragSlice& f) {
+    Codes<S>(b, j, t, f);
+    Scales<S>(b, j, f);
   }
 };
 

@@ -579,9 +579,11 @@ cudaError_t LaunchTensorCoreGemv(const GemvParams& p, cudaStream_t stream) {
 // 748-753; IQ1_M: dp4a 608-610 / 555-559 at batch 3 / 4, tensor cores
 // 597-599; TQ1_0: dp4a 602-604 at batch 2, tensor cores 919-924, and at
 // batch 1 too (one A/B run, three rounds: dp4a 641-642, tensor cores
-// 1047-1056), so TQ1_0's GEMV takes them from batch 1. NVFP4's
-// tensor-core GEMV (929-935 at every batch, dp4a 975-976 at batch 8) never
-// wins, so only its GEMM takes the tensor cores.
+// 1047-1056), so TQ1_0's GEMV takes them from batch 1. NVFP4's tensor-core
+// GEMV (929-935 at every batch, dp4a 975-976 at batch 8) never won until
+// its scales were decoded without branches (Ue4m3Half) and shared
+// (TileFrag); then (one A/B run, three rounds) tensor cores 1491-1498 at
+// batches 4-6, dp4a 1809-1814 at batch 3 and 1637-1639 at batch 4.
 template <GgmlType T>
 constexpr int TensorCoreMinBatch() {
   switch (T) {
@@ -594,10 +596,10 @@ constexpr int TensorCoreMinBatch() {
     case GgmlType::kIQ2_XS:
     case GgmlType::kIQ2_S:
     case GgmlType::kIQ1_M: return 4;
-    case GgmlType::kMXFP4: return 5;
+    case GgmlType::kMXFP4:
+    case GgmlType::kNVFP4: return 5;
     case GgmlType::kIQ4_XS:
     case GgmlType::kIQ2_XXS: return 6;
-    case GgmlType::kNVFP4: return kMaxGemvBatch + 1;
     default: return 3;  // Q4_0, Q5_0, Q5_1, Q8_0, Q3_K, Q6_K, IQ3_XXS, IQ3_S, IQ1_S, TQ2_0, Q1_0, Q2_0
   }
 }
