@@ -33,12 +33,15 @@ constexpr int kFewActivations = 2;
 // where their own measured slower on an H200 (two runs, batch 1 / expert
 // GB/s, two-activation kernel against their own): IQ2_XS 1288 / 1054
 // against 1225 / 1031, IQ2_S 1296 / 1084 against 1257 / 1070, IQ1_M 824 /
-// 674 against 806 / 666, NVFP4 2528 / 2138 against 2386 / 2061. In the
-// same runs Q1_0 gained 17.6% at batch 1 and Q2_K, Q3_K, TQ2_0 and Q2_0
-// 3-4%.
+// 674 against 806 / 666. In the same runs Q1_0 gained 17.6% at batch 1
+// and Q2_K, Q3_K, TQ2_0 and Q2_0 3-4%. NVFP4 kept the two-activation kernel
+// (2528 / 2138 against 2386 / 2061) until its scales were decoded without
+// branches (Ue4m3Half); then (one A/B run, three rounds) 2772-2781 /
+// 2331-2347 against 3009-3028 / 2495-2534 on its own. IQ2_XS's, IQ2_S's and
+// IQ1_M's choice predates their codebook copies and was not measured again.
 template <GgmlType T>
 constexpr bool kBatchOneOnTwoActivationKernel =
-    T == GgmlType::kIQ2_XS || T == GgmlType::kIQ2_S || T == GgmlType::kIQ1_M || T == GgmlType::kNVFP4;
+    T == GgmlType::kIQ2_XS || T == GgmlType::kIQ2_S || T == GgmlType::kIQ1_M;
 
 // Rows per warp of the plain (not expert) GEMV at batch 2, and at batch 1
 // but where kGemvRowsAtBatchOne (below) says otherwise, per type: 3
