@@ -335,13 +335,16 @@ struct SharedScalesFrag : Frag {
 // activations: FragBlock<T>, but for the GEMV's (one tile) Fp4OffsetFrag
 // for MXFP4, Iq4CarriesFrag for IQ4_NL and IQ4_XS, and IQ1_M's and NVFP4's
 // sharing their scales (NVFP4, one A/B run on an H200, three rounds, batch
-// 8 GB/s: 1390-1395 decoding each thread's own, 1494-1496 shared). The specializations of FragBlock (frag_decoders.cuh) must all be
-// declared before a kernel names a TileFrag.
+// 8 GB/s: 1390-1395 decoding each thread's own, 1494-1496 shared). The
+// specializations of FragBlock (frag_decoders.cuh) must all be declared
+// before a kernel names a TileFrag.
+template <GgmlType T>
+constexpr bool kSharesScalesInGemv = T == GgmlType::kIQ1_M || T == GgmlType::kNVFP4;
 template <GgmlType T, int kTiles>
 using TileFrag = std::conditional_t<
     kTiles == 1 && T == GgmlType::kMXFP4, Fp4OffsetFrag,
     std::conditional_t<kTiles == 1 && (T == GgmlType::kIQ4_NL || T == GgmlType::kIQ4_XS), Iq4CarriesFrag<T>,
-                       std::conditional_t<kTiles == 1 && (T == GgmlType::kIQ1_M || T == GgmlType::kNVFP4), SharedScalesFrag<FragBlock<T>>,
+                       std::conditional_t<kTiles == 1 && kSharesScalesInGemv<T>, SharedScalesFrag<FragBlock<T>>,
                                           FragBlock<T>>>>;
 
 }  // namespace vt::gpu

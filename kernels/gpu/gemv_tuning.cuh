@@ -269,10 +269,10 @@ constexpr int kMinBlocksPerSm =
 // 1101-1111 against 1341-1344 / 1155-1160 (1425-1431 / 1206-1216 with
 // nibbles), IQ2_XS 1330-1334 / 1090-1095 against 1323-1330 / 1122-1130,
 // IQ1_M 827-829 / 670-674 against 827-829 / 714-719. IQ1_M's batch 3 (the
-// kernel of up to kMaxGemvBatch activations) lost with its 16 KB copy (608
-// against 580-581 GB/s) and reads the global grid there; IQ2_XS's batch 3
-// moved within 1% (869-870 against 876-878), IQ2_S's gained (898 against
-// 950-956).
+// kernel of up to kMaxGemvBatch activations) lost with its 16 KB copy
+// (608-609 against 580-581 GB/s) and reads the global grid there; IQ2_XS's
+// batch 3 moved within 1% (869-870 against 876-878), IQ2_S's gained (898
+// against 950-956).
 template <GgmlType T, int N>
 constexpr bool kSharedCodebookGemv =
     T == GgmlType::kIQ2_XXS || T == GgmlType::kIQ3_XXS || T == GgmlType::kIQ3_S || T == GgmlType::kIQ1_S ||

@@ -10,7 +10,7 @@
 // 1122-1130 against 1145-1149 / 981-993, and IQ1_M (IQ1_S's grid, in the
 // two-activation kernel) 827-829 / 714-719 against 807-809 / 695-699. The
 // tensor-core decoders keep the eight-byte grids: with nibbles (two rounds)
-// batch 8 fell for IQ1_S (792-795 against 757-760), IQ1_M (671-673 against
+// batch 8 fell for IQ1_S (793-794 against 757-760), IQ1_M (671-672 against
 // 620-621) and IQ2_S (966-969 against 880-883), and IQ1_M's GEMM at batch
 // 64 from 67.8-68.1 to 55.2-55.5 TFLOP/s.
 #pragma once
