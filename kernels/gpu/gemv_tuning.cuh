@@ -37,8 +37,11 @@ constexpr int kFewActivations = 2;
 // and Q2_K, Q3_K, TQ2_0 and Q2_0 3-4%. NVFP4 kept the two-activation kernel
 // (2528 / 2138 against 2386 / 2061) until its scales were decoded without
 // branches (Ue4m3Half); then (one A/B run, three rounds) 2772-2781 /
-// 2331-2347 against 3009-3028 / 2495-2534 on its own. IQ2_XS's, IQ2_S's and
-// IQ1_M's choice predates their codebook copies and was not measured again.
+// 2331-2347 against 3009-3028 / 2495-2534 on its own. With their codebook
+// copies the other three kept it (one A/B run, three rounds): IQ2_S 1416-1420
+// / 1203-1211 against 1384-1389 / 1184-1196, IQ2_XS 1320-1324 / 1119-1122
+// against 1304-1311 / 1114-1116, IQ1_M 823-828 / 714-717 against 826-834 /
+// 714-720.
 template <GgmlType T>
 constexpr bool kBatchOneOnTwoActivationKernel =
     T == GgmlType::kIQ2_XS || T == GgmlType::kIQ2_S || T == GgmlType::kIQ1_M;
