@@ -78,10 +78,19 @@ constexpr int kGemvRowsAtBatchOne = T == GgmlType::kQ6_K ? 3 : kGemvRowsAtFewAct
 // Q2_K 1571, 1566 / 1638, 1635; IQ4_NL 2376, 2360 / 2420, 2411). Q4_K
 // (2822 / 2471), IQ2_XXS, Q4_0 and IQ4_XS lost 1-13%, IQ1_S and TQ2_0 moved
 // within 1%; with the two-activation kernel 3 rows had lost for all. Since
-// then Q6_K (2769-2778 / 2646-2663) and MXFP4 (2461 / 2371) lost too.
+// then Q6_K (2769-2778 / 2646-2663) and MXFP4 (2461 / 2371) lost too. With
+// the early loads (one A/B run, three rounds, expert GEMV default / GEMV
+// alone, 2 against 3 rows) Q4_0 went from 2893-2900 / 3160-3171 to
+// 3034-3054 / 3378-3390, IQ4_XS from 2737-2748 / 3015-3050 to 2763-2777 /
+// 3060-3068 and MXFP4 from 2723-2740 / 3038-3052 to 2739-2748 / 3127-3132,
+// so they take 3 (their batch-1 kernel, kGemvRowsAtBatchOne); Q4_K (3058-
+// 3077 / 2669-2684), Q6_K, Q8_0, Q4_1, Q5_0, Q5_1 and NVFP4 lost 2-35%,
+// and 1 row lost for every type (MXFP4 2300-2306, Q4_0 2579-2602).
 template <GgmlType T>
-constexpr int kExpertGemvRows =
-    T == GgmlType::kQ5_K || T == GgmlType::kQ2_K || T == GgmlType::kIQ4_NL ? 3 : kFewRows;
+constexpr int kExpertGemvRows = T == GgmlType::kQ5_K || T == GgmlType::kQ2_K || T == GgmlType::kIQ4_NL ||
+                                        T == GgmlType::kQ4_0 || T == GgmlType::kIQ4_XS || T == GgmlType::kMXFP4
+                                    ? 3
+                                    : kFewRows;
 
 // Types whose GEMV stages spans through shared memory; the others load
 // their blocks straight from global memory, lane by lane. Chosen per type
