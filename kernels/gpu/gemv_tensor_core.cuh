@@ -361,9 +361,31 @@ __device__ __forceinline__ void LoadTileStep(const GemvParams& p, const TilePosi
 // for Q4_1 and IQ4_XS, none for the rest): Q4_0 2077 / 2186, Q4_1 2185 /
 // 2298, Q4_K 1984 / 2068, Q5_K 2021 / 2075, IQ4_XS 1414 / 1467, MXFP4 1294
 // / 1378, the other tensor-core types 0.5-5% faster but Q6_K (1857 / 1834),
-// which stays unbounded. 3, 5, 6 and 7 blocks gained less or lost.
+// which stays unbounded. 3, 5, 6 and 7 blocks gained less or lost then.
+// Since then (one A/B run, three rounds, batch 8 GB/s, 4 against 3 blocks)
+// 3 gained for Q8_0 (2963-2972 / 3100-3109), Q2_K (1277-1280 / 1375-1384),
+// Q2_0 (1364-1367 / 1482-1483), Q1_0 (991-992 / 1026-1027), IQ2_S (955-957 /
+// 986-993), NVFP4 (1474-1484 / 1511-1524), TQ2_0 (1797-1806 / 1841-1857)
+// and TQ1_0 (1130-1140 / 1152-1161), which take it; IQ4_XS (2125-2139 /
+// 2021-2023), Q4_K, IQ2_XXS and MXFP4 lost 2-5%, the others moved within
+// 1%. Five or six blocks lost for every type (TQ2_0 1690, Q4_K 2300 with 5).
 template <GgmlType T>
-constexpr int kTensorCoreMinBlocks = T == GgmlType::kQ6_K ? 0 : 4;
+constexpr int TensorCoreMinBlocks() {
+  switch (T) {
+    case GgmlType::kQ6_K: return 0;
+    case GgmlType::kQ8_0:
+    case GgmlType::kQ2_K:
+    case GgmlType::kQ2_0:
+    case GgmlType::kQ1_0:
+    case GgmlType::kIQ2_S:
+    case GgmlType::kNVFP4:
+    case GgmlType::kTQ2_0:
+    case GgmlType::kTQ1_0: return 3;
+    default: return 4;
+  }
+}
+template <GgmlType T>
+constexpr int kTensorCoreMinBlocks = TensorCoreMinBlocks<T>();
 
 // The same for the GEMM's kernel (kTiles > 1): no bound, but 4 blocks (at
 // most 128 registers) for MXFP4. Once its words were read with shared loads
