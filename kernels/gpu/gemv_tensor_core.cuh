@@ -289,13 +289,16 @@ __device__ __forceinline__ const uint8_t* SpanStart(const GemvParams& p, const T
 // run (three rounds) held the gains: TQ2_0 1760-1767 / 1815-1822, Q5_1
 // 2342-2351 / 2428-2442, Q3_K 1680-1686 / 1712-1714, IQ2_S 950-955 /
 // 966-970, IQ2_XXS 781-782 / 788-791; Q2_K, +1.7% in the first, moved
-// 1271-1284 / 1269-1274 and stays streaming. The GEMM keeps streaming
-// loads (not measured past L1).
+// 1271-1284 / 1269-1274 and stayed streaming until it took three blocks a
+// SM (kTensorCoreMinBlocks); then (one A/B run, three rounds, batch 8)
+// 1375-1382 / 1448-1450, Q2_0 1476-1495 / 1497-1516, while Q8_0 lost 2%
+// and NVFP4 moved within 1%. The GEMM keeps streaming loads (not measured
+// past L1).
 template <GgmlType T, int kTiles>
 constexpr bool kStagesPastL1 =
     kTiles == 1 && (T == GgmlType::kTQ1_0 || T == GgmlType::kTQ2_0 || T == GgmlType::kQ5_1 ||
                     T == GgmlType::kIQ2_XXS || T == GgmlType::kQ1_0 || T == GgmlType::kQ3_K ||
-                    T == GgmlType::kIQ2_S);
+                    T == GgmlType::kIQ2_S || T == GgmlType::kQ2_K || T == GgmlType::kQ2_0);
 
 // One 16-byte piece of a staged row (kStagesPastL1).
 template <bool kPastL1>
@@ -590,39 +593,39 @@ cudaError_t LaunchTensorCoreGemv(const GemvParams& p, cudaStream_t stream) {
 }
 
 // The batch from which a type's GEMV takes the tensor cores: where this
-// kernel (whose time hardly depends on the batch) beat the dp4a kernel of
-// gemv.cu (whose time grows with it) on an H200, in two runs of each forced
-// onto one path at batches 2-8 (docs/BENCHMARKS.md). For example Q4_0:
-// dp4a 2158 / 1897 GB/s at batch 3 / 4, tensor cores 2194 / 2191; Q4_K:
-// dp4a 2201 / 1984, tensor cores 2097 / 2104; MXFP4: dp4a 1464 / 1291 at
-// batch 4 / 5, tensor cores 1433 at both; IQ4_XS: dp4a 1606 / 1462 at batch
-// 5 / 6, tensor cores 1467-1481; Q2_K: dp4a 1176-1183 at batch 4, tensor
-// cores 1217-1230; IQ2_XXS: dp4a 757 / 701-703 at batch 5 / 6, tensor cores
-// 748-753; IQ1_M: dp4a 608-610 / 555-559 at batch 3 / 4, tensor cores
-// 597-599; TQ1_0: dp4a 602-604 at batch 2, tensor cores 919-924, and at
-// batch 1 too (one A/B run, three rounds: dp4a 641-642, tensor cores
-// 1047-1056), so TQ1_0's GEMV takes them from batch 1. NVFP4's tensor-core
-// GEMV (929-935 at every batch, dp4a 975-976 at batch 8) never won until
-// its scales were decoded without branches (Ue4m3Half) and shared
-// (TileFrag); then (one A/B run, three rounds) tensor cores 1491-1498 at
-// batches 4-6, dp4a 1809-1814 at batch 3 and 1637-1639 at batch 4.
+// kernel (whose time hardly depends on the batch) beats the dp4a kernel of
+// gemv.cu (whose time grows with it) on an H200. Set again once the
+// tensor-core kernels had sped up, from one A/B run (two rounds, GB/s at
+// batches 2-6) against a build taking them from batch 2 for every type:
+// - from 2: Q8_0 (batch 2: dp4a 3043-3044, tensor cores 3124-3125), Q3_K
+//   (1662-1666 / 1685-1699), TQ2_0 (1704-1706 / 1860-1862), Q1_0 (979-980 /
+//   1033-1036), Q2_0 (1449-1450 / 1532-1533);
+// - from 3: IQ4_NL (batch 3: 1845-1854 / 2263), MXFP4 (1804-1820 /
+//   2104-2105), IQ4_XS (1880-1892 / 2143-2149), Q5_K (2095-2112 /
+//   2315-2325), Q4_K (2152-2191 / 2240-2294), Q2_K (1348-1349 /
+//   1443-1450), IQ2_S (948-952 / 992-996), IQ1_M (605-607 / 667-668); and
+//   Q4_0, Q5_0, Q5_1, Q6_K, IQ3_XXS, IQ3_S and IQ1_S, whose dp4a kernel
+//   wins at batch 2 (Q4_0 3337 / 2460-2472);
+// - from 4: Q4_1 (level at batch 3: 2401-2417 / 2417-2421) and IQ2_XS
+//   (878-879 / 857-859 at batch 3, level at 4);
+// - from 5: NVFP4 (batch 4: 1632-1634 / 1537) and IQ2_XXS (batch 4: 833 /
+//   785-786; batch 5: 769 / 785-786);
+// - from 1: TQ1_0 (an earlier run, three rounds, batch 1: dp4a 641-642,
+//   tensor cores 1047-1056).
 template <GgmlType T>
 constexpr int TensorCoreMinBatch() {
   switch (T) {
     case GgmlType::kTQ1_0: return 1;
+    case GgmlType::kQ8_0:
+    case GgmlType::kQ3_K:
+    case GgmlType::kTQ2_0:
+    case GgmlType::kQ1_0:
+    case GgmlType::kQ2_0: return 2;
     case GgmlType::kQ4_1:
-    case GgmlType::kQ2_K:
-    case GgmlType::kQ4_K:
-    case GgmlType::kQ5_K:
-    case GgmlType::kIQ4_NL:
-    case GgmlType::kIQ2_XS:
-    case GgmlType::kIQ2_S:
-    case GgmlType::kIQ1_M: return 4;
-    case GgmlType::kMXFP4:
-    case GgmlType::kNVFP4: return 5;
-    case GgmlType::kIQ4_XS:
-    case GgmlType::kIQ2_XXS: return 6;
-    default: return 3;  // Q4_0, Q5_0, Q5_1, Q8_0, Q3_K, Q6_K, IQ3_XXS, IQ3_S, IQ1_S, TQ2_0, Q1_0, Q2_0
+    case GgmlType::kIQ2_XS: return 4;
+    case GgmlType::kNVFP4:
+    case GgmlType::kIQ2_XXS: return 5;
+    default: return 3;  // the other types with a fragment decoder
   }
 }
 template <GgmlType T>
