@@ -1,4 +1,4 @@
-// Keep-quant GEMV at larger batches (3-8, from a batch chosen per type) on
+// Keep-quant GEMV at larger batches (2-8, from a batch chosen per type) on
 // int8 tensor cores (CUDA, sm_80 and later; HIP keeps the dp4a kernel of
 // gemv.cu). A warp takes a tile of 16 rows and multiplies one 32-value
 // chunk of each with the batch's int8 activations in one mma.m16n8k32 (the

@@ -46,9 +46,9 @@ struct MatmulArgs {
 // Decode, batch 1-8: the weights are read once for the whole batch. Block
 // types (kIntegerGemvTypes) quantize x to int8 per 32 values first (into
 // `workspace`); F32, F16 and BF16 read x as floats. On CUDA every block
-// type but NVFP4 runs on int8 tensor cores from a batch chosen per type (1
-// for TQ1_0, else 3 to 6), adding partial row sums into y atomically: there
-// y's last bits may differ between runs.
+// type runs on int8 tensor cores from a batch chosen per type (1 for TQ1_0,
+// else 2 to 5), adding partial row sums into y atomically: there y's last
+// bits may differ between runs.
 using GemvArgs = MatmulArgs;
 
 // Prefill, any batch (GEMV serves 1-8 better). On CUDA the types of

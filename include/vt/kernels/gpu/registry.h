@@ -42,9 +42,9 @@ constexpr GgmlTypeSet SetOf(const std::array<GgmlType, N>& types) {
 }
 
 // The block types with a tensor-core (int8 mma) GEMV on CUDA: the GEMV from
-// a batch chosen per type (2-8; never for NVFP4, whose dp4a kernel measured
-// faster) and every batch of the GEMM run there. The kernels' fragment decoders must cover exactly these (a
-// static_assert in gemv.cu).
+// a batch chosen per type (1-5, gemv_tensor_core.cuh's TensorCoreMinBatch)
+// and every batch of the GEMM run there. The kernels' fragment decoders
+// must cover exactly these (a static_assert in gemv.cu).
 inline constexpr std::array<GgmlType, 25> kTensorCoreGemvTypes = {
     GgmlType::kQ4_0,   GgmlType::kQ4_1,   GgmlType::kQ5_0,   GgmlType::kQ5_1,  GgmlType::kQ8_0,
     GgmlType::kQ2_K,   GgmlType::kQ3_K,   GgmlType::kQ4_K,   GgmlType::kQ5_K,  GgmlType::kQ6_K,
