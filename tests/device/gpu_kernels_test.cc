@@ -167,8 +167,9 @@ void CheckGemv(GgmlType type, GemvShape shape, std::mt19937_64& rng) {
 TEST_CASE("GEMV matches the CPU kernels' dequantized dot, every decoded type, batch 1 to 8", "[gpu][gemv]") {
   // Shapes: one block; ragged warps and rows; batch 8; many rows at batch 2;
   // a long row (33792 values) at batch 1; at batch 5 and 7, tiles of 16 rows
-  // over ragged steps of 8 to 32 chunks, which the tensor-core kernel (batch
-  // 3-8) splits between warps; at batch 6, whole tiles of rows of 256 values
+  // over ragged steps of 8 to 32 chunks, which the tensor-core kernel (from a
+  // batch of 1-5 chosen per type) splits between warps; at batch 6, whole
+  // tiles of rows of 256 values
   // (MXFP4's rows start at 4-byte boundaries there and at batch 8, at every
   // offset modulo 4 at batch 5 and 7).
   const uint64_t seed = FreshSeed();
@@ -211,14 +212,16 @@ LaunchBuffers RandomLaunches(int count, XValues x_values, YValues y_values, std:
 // quantizer may start while the GEMV before it runs, and each GEMV while its
 // quantizer runs (programmatic dependent launch). Every launch must still
 // see its own activations: eight launches, alternating batch 1 and 2, each
-// with its own x and y, checked after the last.
+// with its own x and y, checked after the last. Q8_0's batch 2 runs on the
+// tensor cores (which add into a y its quantizer clears), its batch 1 on
+// the dp4a kernel.
 TEST_CASE("back-to-back GEMVs on one workspace each see their own activations", "[gpu][gemv]") {
   const uint64_t seed = FreshSeed();
   INFO("seed " << seed);
   std::mt19937_64 rng(seed);
   constexpr int kLaunches = 8;
   constexpr int64_t kRows = 3000, kK = 4096;
-  for (GgmlType type : {GgmlType::kQ4_K, GgmlType::kQ6_K, GgmlType::kIQ2_XS, GgmlType::kMXFP4}) {
+  for (GgmlType type : {GgmlType::kQ4_K, GgmlType::kQ6_K, GgmlType::kIQ2_XS, GgmlType::kMXFP4, GgmlType::kQ8_0}) {
     CAPTURE(NameOf(type));
     const std::vector<uint8_t> w = testing::RandomBlocks(type, kRows * kK, rng);
     const std::vector<float> w_values = testing::Dequantized(type, w, kRows * kK);
