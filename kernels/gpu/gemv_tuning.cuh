@@ -83,9 +83,9 @@ constexpr int kGemvRowsAtBatchOne = T == GgmlType::kQ6_K ? 3 : kGemvRowsAtFewAct
 // alone, 2 against 3 rows) Q4_0 went from 2893-2900 / 3160-3171 to
 // 3034-3054 / 3378-3390, IQ4_XS from 2737-2748 / 3015-3050 to 2763-2777 /
 // 3060-3068 and MXFP4 from 2723-2740 / 3038-3052 to 2739-2748 / 3127-3132,
-// so they take 3 (their batch-1 kernel, kGemvRowsAtBatchOne); Q4_K (3058-
-// 3077 / 2669-2684), Q6_K, Q8_0, Q4_1, Q5_0, Q5_1 and NVFP4 lost 2-35%,
-// and 1 row lost for every type (MXFP4 2300-2306, Q4_0 2579-2602).
+// so they take 3 (their batch-1 kernel, kGemvRowsAtBatchOne); Q4_K
+// (3058-3077 / 2669-2684), Q6_K, Q8_0, Q4_1, Q5_0, Q5_1 and NVFP4 lost
+// 2-35%, and 1 row lost for every type (MXFP4 2300-2306, Q4_0 2579-2602).
 template <GgmlType T>
 constexpr int kExpertGemvRows = T == GgmlType::kQ5_K || T == GgmlType::kQ2_K || T == GgmlType::kIQ4_NL ||
                                         T == GgmlType::kQ4_0 || T == GgmlType::kIQ4_XS || T == GgmlType::kMXFP4

@@ -169,9 +169,8 @@ TEST_CASE("GEMV matches the CPU kernels' dequantized dot, every decoded type, ba
   // a long row (33792 values) at batch 1; at batch 5 and 7, tiles of 16 rows
   // over ragged steps of 8 to 32 chunks, which the tensor-core kernel (from a
   // batch of 1-5 chosen per type) splits between warps; at batch 6, whole
-  // tiles of rows of 256 values
-  // (MXFP4's rows start at 4-byte boundaries there and at batch 8, at every
-  // offset modulo 4 at batch 5 and 7).
+  // tiles of rows of 256 values (MXFP4's rows start at 4-byte boundaries
+  // there and at batch 8, at every offset modulo 4 at batch 5 and 7).
   const uint64_t seed = FreshSeed();
   INFO("seed " << seed);
   std::mt19937_64 rng(seed);
