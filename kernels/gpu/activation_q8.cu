@@ -17,10 +17,51 @@ __device__ __forceinline__ int CodePlace(Q8Layout layout, int e) {
   }
 }
 
+// The tile layouts' runs in groups of group_runs (see activation_q8.cuh),
+// one warp a group: in tile t, group i covers chunks (i / 8) * group_runs ..
+// + group_runs - 1 of the tile's activation i % 8.
+__device__ __forceinline__ void QuantizeGroups(const float* x, Q8Layout layout, int activations, int columns,
+                                               int64_t chunks, int group_runs, Q8Activations out) {
+  const int lane = static_cast<int>(threadIdx.x % kWarpSize);
+  const int64_t warps = static_cast<int64_t>(gridDim.x) * (blockDim.x / kWarpSize);
+  const int64_t tile_runs = chunks * kQ8TileColumns, tile_groups = tile_runs / group_runs;
+  const int64_t groups = tile_groups * (columns / kQ8TileColumns);
+  for (int64_t group = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / kWarpSize; group < groups;
+       group += warps) {
+    const int64_t tile = group / tile_groups, in_tile = group - tile * tile_groups;
+    const int column = static_cast<int>(in_tile % kQ8TileColumns);
+    const int a = static_cast<int>(tile * kQ8TileColumns + column);
+    const int64_t first_chunk = in_tile / kQ8TileColumns * group_runs;
+    float v[kMaxGroupRuns];
+    float amax = 0.0f;
+#pragma unroll
+    for (int g = 0; g < kMaxGroupRuns; ++g) {
+      v[g] = g < group_runs && a < activations ? x[(a * chunks + first_chunk + g) * kWarpSize + lane] : 0.0f;
+      amax = fmaxf(amax, fabsf(v[g]));
+    }
+    amax = WarpMax(amax);
+    const float d = amax / 127.0f;
+    int sum = 0;
+#pragma unroll
+    for (int g = 0; g < kMaxGroupRuns; ++g) {
+      if (g >= group_runs) break;
+      const int q = amax == 0.0f ? 0 : static_cast<int>(roundf(v[g] * (127.0f / amax)));
+      const int64_t run = tile * tile_runs + (first_chunk + g) * kQ8TileColumns + column;
+      out.codes[run * kWarpSize + CodePlace(layout, lane)] = static_cast<int8_t>(q);
+      sum += q;
+    }
+    sum = GroupSum(sum);
+    if (lane < group_runs) {
+      const int64_t run = tile * tile_runs + (first_chunk + lane) * kQ8TileColumns + column;
+      out.scales[run] = make_float4(d, d * static_cast<float>(sum), 0.0f, 0.0f);
+    }
+  }
+}
+
 // The quantizer's body; kReleaseAfterWait: see activation_q8.cuh.
 template <bool kReleaseAfterWait>
 __device__ __forceinline__ void Quantize(const float* x, Q8Layout layout, int activations, int columns, int64_t chunks,
-                                         Q8Activations out, float* clear, int64_t clear_count) {
+                                         int group_runs, Q8Activations out, float* clear, int64_t clear_count) {
   // The GEMV may launch now (or after the wait); it waits for this grid before reading `out`.
   if constexpr (!kReleaseAfterWait) StartDependentKernel();
   WaitForPreviousKernel();  // whatever ran before (the last GEMV reading `out`, or x's writer) is done
@@ -28,6 +69,10 @@ __device__ __forceinline__ void Quantize(const float* x, Q8Layout layout, int ac
   const int64_t threads = static_cast<int64_t>(gridDim.x) * blockDim.x;
   for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < clear_count; i += threads) {
     clear[i] = 0.0f;
+  }
+  if (group_runs > 1) {
+    QuantizeGroups(x, layout, activations, columns, chunks, group_runs, out);
+    return;
   }
   const int lane = static_cast<int>(threadIdx.x % kWarpSize);
   const int64_t warps = static_cast<int64_t>(gridDim.x) * (blockDim.x / kWarpSize);
@@ -57,13 +102,13 @@ __device__ __forceinline__ void Quantize(const float* x, Q8Layout layout, int ac
 }
 
 __global__ void QuantizeActivationsQ8(const float* x, Q8Layout layout, int activations, int columns, int64_t chunks,
-                                      Q8Activations out, float* clear, int64_t clear_count) {
-  Quantize<false>(x, layout, activations, columns, chunks, out, clear, clear_count);
+                                      int group_runs, Q8Activations out, float* clear, int64_t clear_count) {
+  Quantize<false>(x, layout, activations, columns, chunks, group_runs, out, clear, clear_count);
 }
 __global__ void QuantizeActivationsQ8ReleasedAfterWait(const float* x, Q8Layout layout, int activations, int columns,
-                                                       int64_t chunks, Q8Activations out, float* clear,
+                                                       int64_t chunks, int group_runs, Q8Activations out, float* clear,
                                                        int64_t clear_count) {
-  Quantize<true>(x, layout, activations, columns, chunks, out, clear, clear_count);
+  Quantize<true>(x, layout, activations, columns, chunks, group_runs, out, clear, clear_count);
 }
 
 }  // namespace vt::gpu

@@ -34,19 +34,24 @@ inline Q8Activations CarveWorkspace(void* workspace, int64_t k, int activations)
 //   (frag_decode.cuh's kPairedCodes).
 enum class Q8Layout { kRows, kNibblePairs, kMmaTiles, kMmaTilePairs };
 inline constexpr int kQ8TileColumns = 8;
+inline constexpr int kMaxGroupRuns = 8;
 
 // One warp per run of 32 values of x ([activations][chunks * 32]), into
 // `columns` activations' room (kRows: `activations`; kMmaTiles: a multiple
-// of kQ8TileColumns). Also sets clear[0 .. clear_count) to zero (the output
+// of kQ8TileColumns). With group_runs > 1 (the tile layouts only; at most
+// kMaxGroupRuns, dividing `chunks`) one warp takes group_runs consecutive
+// runs of an activation under one scale, the group's: each of their
+// records is {d, d * the group's code sum, 0, 0}. Also sets clear[0 ..
+// clear_count) to zero (the output
 // a GEMV then adds into; none when clear_count is 0). The next kernel may
 // launch (programmatic dependent launch) as soon as this grid starts, or,
 // for QuantizeActivationsQ8ReleasedAfterWait, only once every block of it
 // has waited for the kernel before it: that next kernel may then read,
 // before its own wait, anything written by the kernels before this one.
 __global__ void QuantizeActivationsQ8(const float* x, Q8Layout layout, int activations, int columns, int64_t chunks,
-                                      Q8Activations out, float* clear, int64_t clear_count);
+                                      int group_runs, Q8Activations out, float* clear, int64_t clear_count);
 __global__ void QuantizeActivationsQ8ReleasedAfterWait(const float* x, Q8Layout layout, int activations, int columns,
-                                                       int64_t chunks, Q8Activations out, float* clear,
+                                                       int64_t chunks, int group_runs, Q8Activations out, float* clear,
                                                        int64_t clear_count);
 
 }  // namespace vt::gpu

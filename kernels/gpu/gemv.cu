@@ -367,15 +367,16 @@ static_assert(TensorCoreListMatches(std::make_index_sequence<kDecodedTypes.size(
 // the first `clear` floats of p.y. It may launch while the kernel before it
 // finishes and waits for that kernel on the device before touching memory;
 // with `release_after_wait` the GEMV behind it launches only after that.
+// group_runs: runs of 32 under one scale (activation_q8.cuh).
 cudaError_t QueueQuantizer(GemvParams& p, Q8Layout layout, int activations, int columns, int64_t clear,
-                           void* workspace, cudaStream_t stream, bool release_after_wait = false) {
+                           void* workspace, cudaStream_t stream, bool release_after_wait = false, int group_runs = 1) {
   p.xq = CarveWorkspace(workspace, static_cast<int64_t>(p.chunks) * 32, columns);
-  const int64_t runs = static_cast<int64_t>(columns) * p.chunks;
-  const int64_t quant_blocks = (runs * kWarpSize + 255) / 256;
+  const int64_t warps = static_cast<int64_t>(columns) * p.chunks / group_runs;
+  const int64_t quant_blocks = (warps * kWarpSize + 255) / 256;
   const dim3 grid(static_cast<unsigned>(quant_blocks < 65535 ? quant_blocks : 65535));
   return LaunchAfterPrevious(release_after_wait ? QuantizeActivationsQ8ReleasedAfterWait : QuantizeActivationsQ8, grid,
                              dim3(256), stream, p.xf, layout, activations, columns, static_cast<int64_t>(p.chunks),
-                             p.xq, p.y, clear);
+                             group_runs, p.xq, p.y, clear);
 }
 
 // The activation layout of T's dp4a GEMV (every GEMV below the tensor
@@ -395,6 +396,7 @@ struct ExpertInputs {
 template <GgmlType T>
 LaunchStatus LaunchGemv(GemvParams p, int activations, int slots, void* workspace, cudaStream_t stream,
                         const char* entry, ExpertInputs inputs = {}) {
+  static_assert(kTensorCoreGroupRuns<T> <= kMaxGroupRuns, "a group a warp can quantize");
   const bool tensor_cores = kTensorCoreGemv<T> && p.ids == nullptr && p.batch >= kTensorCoreMinBatch<T> &&
                             p.row_bytes <= std::numeric_limits<int>::max();
   // An expert GEMV of a type that reads W before its wait in the plain
@@ -408,7 +410,8 @@ LaunchStatus LaunchGemv(GemvParams p, int activations, int slots, void* workspac
     cudaError_t queued = cudaSuccess;
     if (tensor_cores) {  // it adds into y
       queued = QueueQuantizer(p, kTensorCoreGemvLayout<T>, activations, kQ8TileColumns,
-                              static_cast<int64_t>(p.batch) * p.rows, workspace, stream);
+                              static_cast<int64_t>(p.batch) * p.rows, workspace, stream, false,
+                              kTensorCoreGroupRuns<T>);
     } else if (inputs.x_quantized) {
       p.xq = CarveWorkspace(workspace, static_cast<int64_t>(p.chunks) * 32, activations);
     } else {

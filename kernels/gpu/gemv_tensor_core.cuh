@@ -62,6 +62,17 @@ template <GgmlType T, int kTiles>
 constexpr int kTileStepChunks = TileStepChunks<T, kTiles>();
 static_assert(kQ8TileColumns == kMaxGemvBatch, "the mma's n = 8 side holds the whole batch");
 
+// Runs of 32 the GEMV's quantizer puts under one scale (activation_q8.cuh):
+// a block's chunks for kBlockScaledGemvTypes (registry.h), so the GEMV sums
+// them in integers (BlockSummedStep); 1 for the others and for the GEMM.
+// On an H200 (one A/B run, three rounds, batch 8 GB/s, each chunk scaled
+// on its own against the block summed): TQ2_0 1833-1837 against
+// 2120-2161, Q1_0 1029-1034 against 1279-1283, Q2_0 1512-1529 against
+// 1623-1628; TQ1_0 lost (1139-1149 against 979-987) until it kept two sums
+// (kBlockSums).
+template <GgmlType T>
+constexpr int kTensorCoreGroupRuns = SetOf(kBlockScaledGemvTypes).Contains(T) ? Block<T>::kValues / 32 : 1;
+
 // D = A * B + bias over int8 (bias: every element of C), A 16 x 32 (rows
 // g, g + 8 of thread group g hold columns 4t..4t+3 in a0 / a1 and 16+4t..
 // in a2 / a3), B 32 x 8 (column g: rows 4t.. in b0, 16+4t.. in b1); d0..d3
@@ -71,6 +82,13 @@ __device__ __forceinline__ void MmaK32(int (&d)[4], int a0, int a1, int a2, int 
       "{%10, %10, %10, %10};\n"
       : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
       : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1), "r"(bias));
+}
+// The same with C = d, summing over several chunks.
+__device__ __forceinline__ void MmaK32Sum(int (&d)[4], int a0, int a1, int a2, int a3, int b0, int b1) {
+  asm("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+      "{%0, %1, %2, %3};\n"
+      : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
+      : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
 }
 // The same over 16 columns: a0 / a1 hold columns 4t..4t+3, b0 rows 4t...
 __device__ __forceinline__ void MmaK16(int (&d)[4], int a0, int a1, int b0, int bias) {
@@ -154,6 +172,70 @@ __device__ __forceinline__ void DecodeSlice(const uint8_t* b, int j, int t, cons
   }
 }
 
+// The integer sums BlockSummedStep keeps a block (the chunks taking turns):
+// 2 for TQ1_0, so that its mma do not all wait for the one before. On an
+// H200 (one A/B run, three rounds, batch 1 / 2 / 8 GB/s, one sum against
+// two): TQ1_0 998-1001 / 996-998 / 980-985 against 1296-1299 / 1290-1292 /
+// 1266-1268 (each chunk scaled on its own, as before: 1157-1159 /
+// 1155-1156 / 1150-1152); Q1_0 1272-1279 / 1271-1274 against 1251-1254 /
+// 1244-1246 at batches 2 / 8; TQ2_0 and Q2_0 level.
+template <GgmlType T>
+constexpr int kBlockSums = T == GgmlType::kTQ1_0 ? 2 : 1;
+
+// TensorCoreStep of a kBlockScaledGemvTypes GEMV (one tile of activations,
+// each block's span of each quantized under one scale): a block's chunks
+// are summed by the mma in integers and the sum scaled once, with the
+// record any chunk of the group holds (the group's scale and code sum).
+template <GgmlType T, bool kWhole>
+__device__ __forceinline__ void BlockSummedStep(const GemvParams& p, const uint8_t* span_a, const uint8_t* span_b,
+                                                int first, float (&acc)[4]) {
+  using Frag = TileFrag<T, 1>;
+  static_assert(!Frag::kSplitScales && !Frag::kShareScales && !Frag::kAlignedStagedWords && Frag::kCodebookWords == 0,
+                "one scale a block, decoded with the codes");
+  static_assert(!Frag::kOffset || (!Frag::kSplitMins && Frag::kMinPerScale != 0.0f), "a min of kMinPerScale d");
+  constexpr int kChunksPerBlock = Block<T>::kValues / 32;
+  constexpr int kBlocks = kTileStepChunks<T, 1> / kChunksPerBlock;
+  const int lane = static_cast<int>(threadIdx.x % kWarpSize);
+  const int t = lane % 4;
+  const uint2* codes = reinterpret_cast<const uint2*>(p.xq.codes) + static_cast<int64_t>(first) * kWarpSize + lane;
+  const float4* records = p.xq.scales + static_cast<int64_t>(first) * kQ8TileColumns + 2 * t;
+#pragma unroll
+  for (int b = 0; b < kBlocks; ++b) {
+    const int block_first = b * kChunksPerBlock;
+    if (!kWhole && first + block_first >= p.chunks) break;  // rows are whole blocks
+    const int offset = b * Block<T>::kBytes;
+    int sums[kBlockSums<T>][4] = {};
+    FragSlice w[2];
+#pragma unroll
+    for (int j = 0; j < kChunksPerBlock; ++j) {
+      Frag::template Decode<LoadMode::kCached>(span_a + offset, j, t, w[0]);
+      Frag::template Decode<LoadMode::kCached>(span_b + offset, j, t, w[1]);
+      const uint2 x = codes[(block_first + j) * kWarpSize];
+      MmaK32Sum(sums[j % kBlockSums<T>], w[0].lo, w[1].lo, w[0].hi, w[1].hi, static_cast<int>(x.x),
+                static_cast<int>(x.y));
+    }
+    int sum[4];
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+      sum[j] = kFloatBias + sums[0][j];
+#pragma unroll
+      for (int i = 1; i < kBlockSums<T>; ++i) sum[j] += sums[i][j];
+    }
+    const float4* group = records + block_first * kQ8TileColumns;
+    const float2 s[2] = {reinterpret_cast<const float2*>(group)[0], reinterpret_cast<const float2*>(group + 1)[0]};
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+      const float d = w[j / 2].d[0];
+      const float2& a = s[j % 2];
+      if constexpr (Frag::kOffset) {
+        acc[j] = fmaf(d, fmaf(a.x, BiasedDot(sum[j]), -Frag::kMinPerScale * a.y), acc[j]);
+      } else {
+        acc[j] = fmaf(d * a.x, BiasedDot(sum[j]), acc[j]);
+      }
+    }
+  }
+}
+
 // One step (kTileStepChunks chunks, fewer when kWhole is false and the row
 // ends first) of this thread's two rows, g and g + 8 of the tile, whose
 // blocks start at span_a and span_b, times the tiles of 8 activations that
@@ -162,6 +244,10 @@ __device__ __forceinline__ void DecodeSlice(const uint8_t* b, int j, int t, cons
 template <GgmlType T, bool kWhole, int kTiles>
 __device__ __forceinline__ void TensorCoreStep(const GemvParams& p, const uint8_t* span_a, const uint8_t* span_b,
                                                int first, const uint32_t* grid, float (&acc)[kTiles][4]) {
+  if constexpr (kTiles == 1 && kTensorCoreGroupRuns<T> > 1) {
+    BlockSummedStep<T, kWhole>(p, span_a, span_b, first, acc[0]);
+    return;
+  }
   using B = Block<T>;
   using Frag = TileFrag<T, kTiles>;
   constexpr int kChunksPerBlock = B::kValues / 32;
@@ -598,8 +684,8 @@ cudaError_t LaunchTensorCoreGemv(const GemvParams& p, cudaStream_t stream) {
 // tensor-core kernels had sped up, from one A/B run (two rounds, GB/s at
 // batches 2-6) against a build taking them from batch 2 for every type:
 // - from 2: Q8_0 (batch 2: dp4a 3043-3044, tensor cores 3124-3125), Q3_K
-//   (1662-1666 / 1685-1699), TQ2_0 (1704-1706 / 1860-1862), Q1_0 (979-980 /
-//   1033-1036), Q2_0 (1449-1450 / 1532-1533);
+//   (1662-1666 / 1685-1699), Q1_0 (979-980 / 1033-1036), Q2_0 (1449-1450 /
+//   1532-1533);
 // - from 3: IQ4_NL (batch 3: 1845-1854 / 2263), MXFP4 (1804-1820 /
 //   2104-2105), IQ4_XS (1880-1892 / 2143-2149), Q5_K (2095-2112 /
 //   2315-2325), Q4_K (2152-2191 / 2240-2294), Q2_K (1348-1349 /
@@ -611,14 +697,16 @@ cudaError_t LaunchTensorCoreGemv(const GemvParams& p, cudaStream_t stream) {
 // - from 5: NVFP4 (batch 4: 1632-1634 / 1537) and IQ2_XXS (batch 4: 833 /
 //   785-786; batch 5: 769 / 785-786);
 // - from 1: TQ1_0 (an earlier run, three rounds, batch 1: dp4a 641-642,
-//   tensor cores 1047-1056).
+//   tensor cores 1047-1056) and, once its blocks were summed in integers
+//   (BlockSummedStep), TQ2_0 (three rounds, batch 1: dp4a 2105-2119,
+//   tensor cores 2241-2244; batch 2 was already 2210-2231 there).
 template <GgmlType T>
 constexpr int TensorCoreMinBatch() {
   switch (T) {
-    case GgmlType::kTQ1_0: return 1;
+    case GgmlType::kTQ1_0:
+    case GgmlType::kTQ2_0: return 1;
     case GgmlType::kQ8_0:
     case GgmlType::kQ3_K:
-    case GgmlType::kTQ2_0:
     case GgmlType::kQ1_0:
     case GgmlType::kQ2_0: return 2;
     case GgmlType::kQ4_1:
@@ -653,6 +741,8 @@ template <GgmlType T>
 constexpr int kTensorCoreMinBatch = 1 << 30;
 template <GgmlType T>
 constexpr Q8Layout kTensorCoreGemvLayout = Q8Layout::kMmaTiles;
+template <GgmlType T>
+constexpr int kTensorCoreGroupRuns = 1;
 
 template <GgmlType T, int kTiles>
 cudaError_t LaunchTensorCoreGemv(const GemvParams&, cudaStream_t);  // not defined: no type takes it on HIP

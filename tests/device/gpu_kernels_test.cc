@@ -151,7 +151,7 @@ void CheckGemv(GgmlType type, GemvShape shape, std::mt19937_64& rng) {
   for (int b = 0; b < shape.batch; ++b) {
     for (int64_t r = 0; r < shape.rows; ++r) {
       const testing::Expected e = testing::ExpectedDot(w_values.data() + r * k, x.data() + b * k, k,
-                                                       gpu::UsesIntegerGemv(type));
+                                                       gpu::UsesIntegerGemv(type), testing::ActivationRun(type));
       const float g = got[static_cast<size_t>(b * shape.rows + r)];
       if (!(std::fabs(g - e.value) <= e.tolerance)) {
         if (++failures <= 3) {
@@ -213,14 +213,16 @@ LaunchBuffers RandomLaunches(int count, XValues x_values, YValues y_values, std:
 // see its own activations: eight launches, alternating batch 1 and 2, each
 // with its own x and y, checked after the last. Q8_0's batch 2 runs on the
 // tensor cores (which add into a y its quantizer clears), its batch 1 on
-// the dp4a kernel.
+// the dp4a kernel; Q2_0 the same, its batch 2 quantized per block
+// (kBlockScaledGemvTypes), its batch 1 per 32.
 TEST_CASE("back-to-back GEMVs on one workspace each see their own activations", "[gpu][gemv]") {
   const uint64_t seed = FreshSeed();
   INFO("seed " << seed);
   std::mt19937_64 rng(seed);
   constexpr int kLaunches = 8;
   constexpr int64_t kRows = 3000, kK = 4096;
-  for (GgmlType type : {GgmlType::kQ4_K, GgmlType::kQ6_K, GgmlType::kIQ2_XS, GgmlType::kMXFP4, GgmlType::kQ8_0}) {
+  for (GgmlType type :
+       {GgmlType::kQ4_K, GgmlType::kQ6_K, GgmlType::kIQ2_XS, GgmlType::kMXFP4, GgmlType::kQ8_0, GgmlType::kQ2_0}) {
     CAPTURE(NameOf(type));
     const std::vector<uint8_t> w = testing::RandomBlocks(type, kRows * kK, rng);
     const std::vector<float> w_values = testing::Dequantized(type, w, kRows * kK);
@@ -242,7 +244,7 @@ TEST_CASE("back-to-back GEMVs on one workspace each see their own activations", 
       for (int b = 0; b <= i % 2; ++b) {
         for (int64_t r = 0; r < kRows; ++r) {
           const testing::Expected e =
-              testing::ExpectedDot(w_values.data() + r * kK, xs[i].data() + b * kK, kK, true);
+              testing::ExpectedDot(w_values.data() + r * kK, xs[i].data() + b * kK, kK, true, testing::ActivationRun(type));
           const float g = got[static_cast<size_t>(b * kRows + r)];
           if (!(std::fabs(g - e.value) <= e.tolerance) && ++failures <= 3) {
             UNSCOPED_INFO("launch " << i << " activation " << b << " row " << r << ": got " << g << ", want "
@@ -515,7 +517,7 @@ void CheckGemm(GgmlType type, int64_t batch, int64_t small_blocks, std::mt19937_
     for (int64_t r = 0; r < rows; ++r) {
       const float* w_row = w_values.data() + r * k;
       const float* x_row = x.data() + b * k;
-      const testing::Expected expected = testing::ExpectedDot(w_row, x_row, k, int8_path);
+      const testing::Expected expected = testing::ExpectedDot(w_row, x_row, k, int8_path, testing::ActivationRun(type));
       const double want = expected.value;
       const double tolerance = int8_path ? expected.tolerance : (0x1p-10 + 1e-5) * testing::AbsDot(w_row, x_row, k);
       const float g = got[static_cast<size_t>(b * rows + r)];
@@ -592,7 +594,8 @@ TEST_CASE("the GPU kernels reproduce ggml's .deq and .refdot goldens", "[gpu][or
     int failures = 0;
     for (int64_t r = 0; r < rows; ++r) {
       const testing::Expected e =
-          testing::ExpectedDot(deq_values.data() + r * k, x.data(), k, gpu::UsesIntegerGemv(type));
+          testing::ExpectedDot(deq_values.data() + r * k, x.data(), k, gpu::UsesIntegerGemv(type),
+                               testing::ActivationRun(type));
       // ggml's refdot is itself a float sum, within the same rounding term.
       failures += std::fabs(got[static_cast<size_t>(r)] - refdot_values[static_cast<size_t>(r)]) <= 2 * e.tolerance ? 0 : 1;
     }

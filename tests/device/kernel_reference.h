@@ -84,19 +84,21 @@ struct Expected {
 };
 
 // sum_i w[i] * x[i] in float64, and its bound: float rounding (1e-5 of
-// sum |w x| for the float path; 1e-4 of sum (|w| + max|w| of the run) |x|
-// for the integer path, whose affine terms can cancel) plus, on the
-// integer path, the int8 quantization of x: each run of 32 is off by at
-// most max|x| / 127 / 2 per value.
-inline Expected ExpectedDot(const float* w, const float* x, int64_t k, bool integer_path) {
+// sum |w x| for the float path; 1e-4 of sum (|w| + max|w| of the run of
+// 32) |x| for the integer path, whose affine terms can cancel) plus, on the
+// integer path, the int8 quantization of x: each value is off by at most
+// max|x| / 127 / 2, the max over the `x_run` values (a multiple of 32) that
+// share its scale.
+inline Expected ExpectedDot(const float* w, const float* x, int64_t k, bool integer_path, int64_t x_run = 32) {
   Expected e;
-  double rounding = 0, quantization = 0;
+  double rounding = 0, quantization = 0, x_max = 0;
   for (int64_t run = 0; run < k; run += 32) {
-    double x_max = 0, w_max = 0;
-    for (int64_t i = run; i < run + 32; ++i) {
-      x_max = std::fmax(x_max, std::fabs(x[i]));
-      w_max = std::fmax(w_max, std::fabs(w[i]));
+    if (run % x_run == 0) {
+      x_max = 0;
+      for (int64_t i = run; i < run + x_run && i < k; ++i) x_max = std::fmax(x_max, std::fabs(x[i]));
     }
+    double w_max = 0;
+    for (int64_t i = run; i < run + 32; ++i) w_max = std::fmax(w_max, std::fabs(w[i]));
     for (int64_t i = run; i < run + 32; ++i) {
       e.value += static_cast<double>(w[i]) * x[i];
       if (integer_path) {
@@ -109,6 +111,12 @@ inline Expected ExpectedDot(const float* w, const float* x, int64_t k, bool inte
   }
   e.tolerance = (integer_path ? 1e-4 : 1e-5) * rounding + quantization * 1.0001 + 1e-30;
   return e;
+}
+
+// The values of x a GEMV or GEMM of `type` may quantize under one int8
+// scale: a block for kBlockScaledGemvTypes (registry.h), else 32.
+inline int64_t ActivationRun(GgmlType type) {
+  return gpu::SetOf(gpu::kBlockScaledGemvTypes).Contains(type) ? gpu::KernelBlockValues(type) : 32;
 }
 
 // sum_i |w[i] x[i]| in float64: the scale of a dot product's rounding.

@@ -45,18 +45,19 @@ struct MatmulArgs {
 
 // Decode, batch 1-8: the weights are read once for the whole batch. Block
 // types (kIntegerGemvTypes) quantize x to int8 per 32 values first (into
-// `workspace`); F32, F16 and BF16 read x as floats. On CUDA every block
-// type runs on int8 tensor cores from a batch chosen per type (1 for TQ1_0,
-// else 2 to 5), adding partial row sums into y atomically: there y's last
-// bits may differ between runs.
+// `workspace`; per block on the tensor cores for kBlockScaledGemvTypes);
+// F32, F16 and BF16 read x as floats. On CUDA every block type runs on int8
+// tensor cores from a batch chosen per type (1 for TQ1_0 and TQ2_0, else 2
+// to 5), adding partial row sums into y atomically: there y's last bits may
+// differ between runs.
 using GemvArgs = MatmulArgs;
 
 // Prefill, any batch (GEMV serves 1-8 better). On CUDA the types of
 // Int8GemmTypes (registry.h) make one pass over the weights per
-// kGemmColumns activations: x quantized to int8 per 32 values, each decoded
-// weight chunk multiplied with all of the pass's activations on int8 tensor
-// cores, partial sums added into y atomically (y's last bits may differ
-// between runs). The other types, and every type built as HIP, decode
+// kGemmColumns activations (a last pass of at most 8 runs the GEMV): x
+// quantized to int8 per 32 values, each decoded weight chunk multiplied
+// with all of the pass's activations on int8 tensor cores, partial sums
+// added into y atomically (y's last bits may differ between runs). The other types, and every type built as HIP, decode
 // weight tiles to floats in shared memory and multiply them on tensor cores
 // in TF32 (10-bit mantissa inputs, float accumulation) or, on HIP, with
 // FMAs. Block types take a workspace of GemmWorkspaceBytes(k) on every
