@@ -25,6 +25,7 @@ namespace vt::gpu {
 struct FragSlice {
   int lo, hi;
   float d[2], m[2];
+  int mins_lo, mins_hi;  // DecodeIntegerMins only (kIntegerMins)
 };
 
 // A little-endian word at a 4-byte aligned address.
@@ -98,6 +99,11 @@ __device__ __forceinline__ void LookupNibbleWord(uint32_t w, FragSlice& f) {
 //   block fell from 605 to 484 instructions, and on an H200 (one A/B run,
 //   three rounds) batch 8 went from 1771-1795 to 1822-1824 GB/s, its GEMM
 //   at batch 64 from 77.6-77.8 to 77.1-77.4 TFLOP/s.
+// - kIntegerMins: it also has DecodeIntegerMins, for a GEMV that sums a
+//   block's chunks in integers (gemv_tensor_core.cuh's BlockSummedStep):
+//   the codes as Decode leaves them, the block's d in d[0] and its dmin in
+//   m[0], and each half's integer min in every byte of mins_lo / mins_hi
+//   (value = d code - dmin min).
 // - kMinPerScale: with one scale per chunk and an offset, a min that is
 //   always this multiple of the scale (m = kMinPerScale d; 0: none): the
 //   decoder leaves m unset, and TileProduct works out the activation's part
@@ -115,7 +121,7 @@ __device__ __forceinline__ void LookupNibbleWord(uint32_t w, FragSlice& f) {
 //   instructions, so it keeps signed codes.
 struct FragDefaults {
   static constexpr bool kDefined = true, kShareScales = false, kSplitMins = false, kPairedCodes = false,
-                        kAlignedStagedWords = false;
+                        kAlignedStagedWords = false, kIntegerMins = false;
   static constexpr int kCodebookWords = 0;
   static constexpr float kMinPerScale = 0.0f;
 };

@@ -69,7 +69,12 @@ static_assert(kQ8TileColumns == kMaxGemvBatch, "the mma's n = 8 side holds the w
 // on its own against the block summed): TQ2_0 1833-1837 against
 // 2120-2161, Q1_0 1029-1034 against 1279-1283, Q2_0 1512-1529 against
 // 1623-1628; TQ1_0 lost (1139-1149 against 979-987) until it kept two sums
-// (kBlockSums).
+// (kBlockSums). Q2_K, whose scales are small integers folded into its codes
+// and whose mins take a second mma (kIntegerMins), in another run: batch 3
+// 1436-1448 against 1939-1943, batch 8 1442-1446 against 1914-1916. Its
+// step of 16 chunks and three blocks a SM still fit it best then (one
+// run, three rounds, batch 8: 1896-1900 against steps of 8 1726-1737 and
+// 32 1853-1863, four blocks 1888-1900).
 template <GgmlType T>
 constexpr int kTensorCoreGroupRuns = SetOf(kBlockScaledGemvTypes).Contains(T) ? Block<T>::kValues / 32 : 1;
 
@@ -178,7 +183,7 @@ __device__ __forceinline__ void DecodeSlice(const uint8_t* b, int j, int t, cons
 // two): TQ1_0 998-1001 / 996-998 / 980-985 against 1296-1299 / 1290-1292 /
 // 1266-1268 (each chunk scaled on its own, as before: 1157-1159 /
 // 1155-1156 / 1150-1152); Q1_0 1272-1279 / 1271-1274 against 1251-1254 /
-// 1244-1246 at batches 2 / 8; TQ2_0 and Q2_0 level.
+// 1244-1246 at batches 2 / 8; TQ2_0, Q2_0 and (another run) Q2_K level.
 template <GgmlType T>
 constexpr int kBlockSums = T == GgmlType::kTQ1_0 ? 2 : 1;
 
@@ -192,7 +197,8 @@ __device__ __forceinline__ void BlockSummedStep(const GemvParams& p, const uint8
   using Frag = TileFrag<T, 1>;
   static_assert(!Frag::kSplitScales && !Frag::kShareScales && !Frag::kAlignedStagedWords && Frag::kCodebookWords == 0,
                 "one scale a block, decoded with the codes");
-  static_assert(!Frag::kOffset || (!Frag::kSplitMins && Frag::kMinPerScale != 0.0f), "a min of kMinPerScale d");
+  static_assert(!Frag::kOffset || Frag::kIntegerMins || (!Frag::kSplitMins && Frag::kMinPerScale != 0.0f),
+                "a min of kMinPerScale d, or integer mins");
   constexpr int kChunksPerBlock = Block<T>::kValues / 32;
   constexpr int kBlocks = kTileStepChunks<T, 1> / kChunksPerBlock;
   const int lane = static_cast<int>(threadIdx.x % kWarpSize);
@@ -205,14 +211,26 @@ __device__ __forceinline__ void BlockSummedStep(const GemvParams& p, const uint8
     if (!kWhole && first + block_first >= p.chunks) break;  // rows are whole blocks
     const int offset = b * Block<T>::kBytes;
     int sums[kBlockSums<T>][4] = {};
+    int min_sum[4] = {kFloatBias, kFloatBias, kFloatBias, kFloatBias};  // kIntegerMins: sum of min x
     FragSlice w[2];
 #pragma unroll
     for (int j = 0; j < kChunksPerBlock; ++j) {
-      Frag::template Decode<LoadMode::kCached>(span_a + offset, j, t, w[0]);
-      Frag::template Decode<LoadMode::kCached>(span_b + offset, j, t, w[1]);
+#pragma unroll
+      for (int r = 0; r < 2; ++r) {
+        const uint8_t* block = (r == 0 ? span_a : span_b) + offset;
+        if constexpr (Frag::kIntegerMins) {
+          Frag::template DecodeIntegerMins<LoadMode::kCached>(block, j, t, w[r]);
+        } else {
+          Frag::template Decode<LoadMode::kCached>(block, j, t, w[r]);
+        }
+      }
       const uint2 x = codes[(block_first + j) * kWarpSize];
       MmaK32Sum(sums[j % kBlockSums<T>], w[0].lo, w[1].lo, w[0].hi, w[1].hi, static_cast<int>(x.x),
                 static_cast<int>(x.y));
+      if constexpr (Frag::kIntegerMins) {
+        MmaK32Sum(min_sum, w[0].mins_lo, w[1].mins_lo, w[0].mins_hi, w[1].mins_hi, static_cast<int>(x.x),
+                  static_cast<int>(x.y));
+      }
     }
     int sum[4];
 #pragma unroll
@@ -227,7 +245,9 @@ __device__ __forceinline__ void BlockSummedStep(const GemvParams& p, const uint8
     for (int j = 0; j < 4; ++j) {
       const float d = w[j / 2].d[0];
       const float2& a = s[j % 2];
-      if constexpr (Frag::kOffset) {
+      if constexpr (Frag::kIntegerMins) {
+        acc[j] = fmaf(a.x, fmaf(d, BiasedDot(sum[j]), -w[j / 2].m[0] * BiasedDot(min_sum[j])), acc[j]);
+      } else if constexpr (Frag::kOffset) {
         acc[j] = fmaf(d, fmaf(a.x, BiasedDot(sum[j]), -Frag::kMinPerScale * a.y), acc[j]);
       } else {
         acc[j] = fmaf(d * a.x, BiasedDot(sum[j]), acc[j]);
@@ -688,8 +708,8 @@ cudaError_t LaunchTensorCoreGemv(const GemvParams& p, cudaStream_t stream) {
 //   1532-1533);
 // - from 3: IQ4_NL (batch 3: 1845-1854 / 2263), MXFP4 (1804-1820 /
 //   2104-2105), IQ4_XS (1880-1892 / 2143-2149), Q5_K (2095-2112 /
-//   2315-2325), Q4_K (2152-2191 / 2240-2294), Q2_K (1348-1349 /
-//   1443-1450), IQ2_S (948-952 / 992-996), IQ1_M (605-607 / 667-668); and
+//   2315-2325), Q4_K (2152-2191 / 2240-2294), IQ2_S (948-952 / 992-996),
+//   IQ1_M (605-607 / 667-668); and
 //   Q4_0, Q5_0, Q5_1, Q6_K, IQ3_XXS, IQ3_S and IQ1_S, whose dp4a kernel
 //   wins at batch 2 (Q4_0 3337 / 2460-2472);
 // - from 4: Q4_1 (level at batch 3: 2401-2417 / 2417-2421) and IQ2_XS
@@ -699,7 +719,9 @@ cudaError_t LaunchTensorCoreGemv(const GemvParams& p, cudaStream_t stream) {
 // - from 1: TQ1_0 (an earlier run, three rounds, batch 1: dp4a 641-642,
 //   tensor cores 1047-1056) and, once its blocks were summed in integers
 //   (BlockSummedStep), TQ2_0 (three rounds, batch 1: dp4a 2105-2119,
-//   tensor cores 2241-2244; batch 2 was already 2210-2231 there).
+//   tensor cores 2241-2244; batch 2 was already 2210-2231 there);
+// - Q2_K from 2 (it was 3) once its blocks were summed too (three rounds,
+//   batch 2: dp4a 1882-1885, tensor cores 1946-1949).
 template <GgmlType T>
 constexpr int TensorCoreMinBatch() {
   switch (T) {
@@ -708,7 +730,8 @@ constexpr int TensorCoreMinBatch() {
     case GgmlType::kQ8_0:
     case GgmlType::kQ3_K:
     case GgmlType::kQ1_0:
-    case GgmlType::kQ2_0: return 2;
+    case GgmlType::kQ2_0:
+    case GgmlType::kQ2_K: return 2;
     case GgmlType::kQ4_1:
     case GgmlType::kIQ2_XS: return 4;
     case GgmlType::kNVFP4:
