@@ -26,6 +26,7 @@ struct FragSlice {
   int lo, hi;
   float d[2], m[2];
   int mins_lo, mins_hi;  // DecodeIntegerMins only (kIntegerMins)
+  int iscale;            // DecodeIntegerScale only (kIntegerScales)
 };
 
 // A little-endian word at a 4-byte aligned address.
@@ -104,6 +105,10 @@ __device__ __forceinline__ void LookupNibbleWord(uint32_t w, FragSlice& f) {
 //   the codes as Decode leaves them, the block's d in d[0] and its dmin in
 //   m[0], and each half's integer min in every byte of mins_lo / mins_hi
 //   (value = d code - dmin min).
+// - kIntegerScales: it also has DecodeIntegerScale (a codebook decoder's
+//   signature), for BlockSummedStep: the codes as Decode leaves them, the
+//   chunk's scale as an integer in iscale and the block's factor in d[0]
+//   (d[0] iscale is Decode's d[0]).
 // - kMinPerScale: with one scale per chunk and an offset, a min that is
 //   always this multiple of the scale (m = kMinPerScale d; 0: none): the
 //   decoder leaves m unset, and TileProduct works out the activation's part
@@ -121,7 +126,7 @@ __device__ __forceinline__ void LookupNibbleWord(uint32_t w, FragSlice& f) {
 //   instructions, so it keeps signed codes.
 struct FragDefaults {
   static constexpr bool kDefined = true, kShareScales = false, kSplitMins = false, kPairedCodes = false,
-                        kAlignedStagedWords = false, kIntegerMins = false;
+                        kAlignedStagedWords = false, kIntegerMins = false, kIntegerScales = false;
   static constexpr int kCodebookWords = 0;
   static constexpr float kMinPerScale = 0.0f;
 };

@@ -41,13 +41,17 @@ __device__ __forceinline__ uint32_t SignNibble(uint32_t seven, int half) {
   return (IqSigns(seven) >> (4 * half)) & 15u;
 }
 
+// IQ2_XXS, IQ3_XXS and IQ3_S: a chunk's scale is the block's d times an
+// odd integer (2 s + 1) and a fixed factor; DecodeIntegerScale
+// (kIntegerScales) leaves the two apart.
 template <>
 struct FragBlock<T::kIQ2_XXS> : FragDefaults {  // 66-byte blocks: 2-aligned
-  static constexpr bool kSplitScales = false, kOffset = false;
+  static constexpr bool kSplitScales = false, kOffset = false, kIntegerScales = true;
   static constexpr int kCodebookWords = WordsOf(iq_constants::kIq2xxsGrid);
   __device__ static const uint32_t* Codebook() { return CodebookWords(iq::kIq2xxsGrid); }
+  // lo and hi; returns the chunk's sign and scale word.
   template <LoadMode S>
-  __device__ static void Decode(const uint8_t* b, int j, int t, const uint32_t* grid, FragSlice& f) {
+  __device__ static uint32_t SignedCodes(const uint8_t* b, int j, int t, const uint32_t* grid, FragSlice& f) {
     const uint32_t indices = WordAt2<S>(b + 2 + 8 * j), signs = WordAt2<S>(b + 6 + 8 * j);
     const int half = t % 2;
     auto quad = [&](int l) {
@@ -56,7 +60,17 @@ struct FragBlock<T::kIQ2_XXS> : FragDefaults {  // 66-byte blocks: 2-aligned
     };
     f.lo = quad(t / 2);
     f.hi = quad(2 + t / 2);
+    return signs;
+  }
+  template <LoadMode S>
+  __device__ static void Decode(const uint8_t* b, int j, int t, const uint32_t* grid, FragSlice& f) {
+    const uint32_t signs = SignedCodes<S>(b, j, t, grid, f);
     f.d[0] = AlignedHalfAt(b) * (0.5f + F(static_cast<int>(signs >> 28))) * 0.25f;
+  }
+  template <LoadMode S>
+  __device__ static void DecodeIntegerScale(const uint8_t* b, int j, int t, const uint32_t* grid, FragSlice& f) {
+    f.iscale = static_cast<int>(2 * (SignedCodes<S>(b, j, t, grid, f) >> 28) + 1);
+    f.d[0] = AlignedHalfAt(b) * 0.125f;
   }
 };
 // IQ2_XS / IQ2_S: one 4-bit scale per half of the chunk, d (0.5 + s) / 4.
@@ -103,27 +117,39 @@ struct FragBlock<T::kIQ2_S> : FragDefaults {  // 82-byte blocks: 2-aligned
 // sign field e / 2.
 template <>
 struct FragBlock<T::kIQ3_XXS> : FragDefaults {  // 98-byte blocks: 2-aligned
-  static constexpr bool kSplitScales = false, kOffset = false;
+  static constexpr bool kSplitScales = false, kOffset = false, kIntegerScales = true;
   static constexpr int kCodebookWords = WordsOf(iq_constants::kIq3xxsGrid);
   __device__ static const uint32_t* Codebook() { return CodebookWords(iq::kIq3xxsGrid); }
+  // lo and hi; returns the chunk's sign and scale word.
   template <LoadMode S>
-  __device__ static void Decode(const uint8_t* b, int j, int t, const uint32_t* grid, FragSlice& f) {
+  __device__ static uint32_t SignedCodes(const uint8_t* b, int j, int t, const uint32_t* grid, FragSlice& f) {
     const uint32_t aux = WordAt2<S>(b + 66 + 4 * j);  // four 7-bit sign fields, then the scale
     auto quad = [&](int e) {
       return SignedGridQuad(grid[b[2 + 8 * j + e]], SignNibble((aux >> (7 * (e / 2))) & 127u, e % 2));
     };
     f.lo = quad(t);
     f.hi = quad(4 + t);
+    return aux;
+  }
+  template <LoadMode S>
+  __device__ static void Decode(const uint8_t* b, int j, int t, const uint32_t* grid, FragSlice& f) {
+    const uint32_t aux = SignedCodes<S>(b, j, t, grid, f);
     f.d[0] = AlignedHalfAt(b) * (0.5f + F(static_cast<int>(aux >> 28))) * 0.5f;
+  }
+  template <LoadMode S>
+  __device__ static void DecodeIntegerScale(const uint8_t* b, int j, int t, const uint32_t* grid, FragSlice& f) {
+    f.iscale = static_cast<int>(2 * (SignedCodes<S>(b, j, t, grid, f) >> 28) + 1);
+    f.d[0] = AlignedHalfAt(b) * 0.25f;
   }
 };
 template <>
 struct FragBlock<T::kIQ3_S> : FragDefaults {  // 110-byte blocks: 2-aligned
-  static constexpr bool kSplitScales = false, kOffset = false;
+  static constexpr bool kSplitScales = false, kOffset = false, kIntegerScales = true;
   static constexpr int kCodebookWords = WordsOf(iq_constants::kIq3sGrid);
   __device__ static const uint32_t* Codebook() { return CodebookWords(iq::kIq3sGrid); }
+  // lo and hi; returns the chunk's scale, 1 + 2 s.
   template <LoadMode S>
-  __device__ static void Decode(const uint8_t* b, int j, int t, const uint32_t* grid, FragSlice& f) {
+  __device__ static int SignedCodes(const uint8_t* b, int j, int t, const uint32_t* grid, FragSlice& f) {
     const uint32_t qh = b[66 + j];  // bit e: entry e's ninth index bit
     auto quad = [&](int e) {
       const uint32_t index = b[2 + 8 * j + e] | ((qh << (8 - e)) & 256u);
@@ -131,8 +157,16 @@ struct FragBlock<T::kIQ3_S> : FragDefaults {  // 110-byte blocks: 2-aligned
     };
     f.lo = quad(t);
     f.hi = quad(4 + t);
-    const uint32_t scale = (b[106 + j / 2] >> (4 * (j % 2))) & 15u;
-    f.d[0] = AlignedHalfAt(b) * F(static_cast<int>(1 + 2 * scale));
+    return static_cast<int>(1 + 2 * ((b[106 + j / 2] >> (4 * (j % 2))) & 15u));
+  }
+  template <LoadMode S>
+  __device__ static void Decode(const uint8_t* b, int j, int t, const uint32_t* grid, FragSlice& f) {
+    f.d[0] = AlignedHalfAt(b) * F(SignedCodes<S>(b, j, t, grid, f));
+  }
+  template <LoadMode S>
+  __device__ static void DecodeIntegerScale(const uint8_t* b, int j, int t, const uint32_t* grid, FragSlice& f) {
+    f.iscale = SignedCodes<S>(b, j, t, grid, f);
+    f.d[0] = AlignedHalfAt(b);
   }
 };
 // IQ1_S: value dl (grid + delta), grid bytes already signed (-1, 0, 1); the

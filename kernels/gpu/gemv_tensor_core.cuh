@@ -65,16 +65,23 @@ static_assert(kQ8TileColumns == kMaxGemvBatch, "the mma's n = 8 side holds the w
 // Runs of 32 the GEMV's quantizer puts under one scale (activation_q8.cuh):
 // a block's chunks for kBlockScaledGemvTypes (registry.h), so the GEMV sums
 // them in integers (BlockSummedStep); 1 for the others and for the GEMM.
-// On an H200 (one A/B run, three rounds, batch 8 GB/s, each chunk scaled
-// on its own against the block summed): TQ2_0 1833-1837 against
-// 2120-2161, Q1_0 1029-1034 against 1279-1283, Q2_0 1512-1529 against
-// 1623-1628; TQ1_0 lost (1139-1149 against 979-987) until it kept two sums
-// (kBlockSums). Q2_K, whose scales are small integers folded into its codes
-// and whose mins take a second mma (kIntegerMins), in another run: batch 3
-// 1436-1448 against 1939-1943, batch 8 1442-1446 against 1914-1916. Its
-// step of 16 chunks and three blocks a SM still fit it best then (one
-// run, three rounds, batch 8: 1896-1900 against steps of 8 1726-1737 and
-// 32 1853-1863, four blocks 1888-1900).
+// On an H200, each chunk scaled on its own against the block summed:
+// - one A/B run, three rounds, batch 8 GB/s: TQ2_0 1833-1837 against
+//   2120-2161, Q1_0 1029-1034 against 1279-1283, Q2_0 1512-1529 against
+//   1623-1628; TQ1_0 lost (1139-1149 against 979-987) until it kept two
+//   sums (kBlockSums);
+// - Q2_K, whose scales are small integers folded into its codes and whose
+//   mins take a second mma (kIntegerMins), in another run: batch 3
+//   1436-1448 against 1939-1943, batch 8 1442-1446 against 1914-1916. Its
+//   step of 16 chunks and three blocks a SM still fit it best then (batch
+//   8: 1896-1900 against steps of 8 1726-1737 and 32 1853-1863, four
+//   blocks 1888-1900);
+// - IQ2_XXS, IQ3_XXS and IQ3_S, whose chunks' scales are the block's times
+//   odd integers (kIntegerScales), add each chunk's mma times its integer
+//   in int32 instead (another run, batch 5 / 8): IQ2_XXS 782-790 / 782-790
+//   against 850-851 / 847-849, IQ3_XXS 1215-1216 / 1214-1216 against
+//   1340-1342 / 1333-1340, IQ3_S 1316 / 1315-1317 against 1395-1403 /
+//   1389-1397.
 template <GgmlType T>
 constexpr int kTensorCoreGroupRuns = SetOf(kBlockScaledGemvTypes).Contains(T) ? Block<T>::kValues / 32 : 1;
 
@@ -193,9 +200,10 @@ constexpr int kBlockSums = T == GgmlType::kTQ1_0 ? 2 : 1;
 // record any chunk of the group holds (the group's scale and code sum).
 template <GgmlType T, bool kWhole>
 __device__ __forceinline__ void BlockSummedStep(const GemvParams& p, const uint8_t* span_a, const uint8_t* span_b,
-                                                int first, float (&acc)[4]) {
+                                                int first, const uint32_t* grid, float (&acc)[4]) {
   using Frag = TileFrag<T, 1>;
-  static_assert(!Frag::kSplitScales && !Frag::kShareScales && !Frag::kAlignedStagedWords && Frag::kCodebookWords == 0,
+  static_assert(!Frag::kSplitScales && !Frag::kShareScales && !Frag::kAlignedStagedWords &&
+                    (Frag::kCodebookWords == 0 || Frag::kIntegerScales),
                 "one scale a block, decoded with the codes");
   static_assert(!Frag::kOffset || Frag::kIntegerMins || (!Frag::kSplitMins && Frag::kMinPerScale != 0.0f),
                 "a min of kMinPerScale d, or integer mins");
@@ -220,11 +228,23 @@ __device__ __forceinline__ void BlockSummedStep(const GemvParams& p, const uint8
         const uint8_t* block = (r == 0 ? span_a : span_b) + offset;
         if constexpr (Frag::kIntegerMins) {
           Frag::template DecodeIntegerMins<LoadMode::kCached>(block, j, t, w[r]);
+        } else if constexpr (Frag::kIntegerScales) {
+          Frag::template DecodeIntegerScale<LoadMode::kCached>(block, j, t, grid, w[r]);
         } else {
           Frag::template Decode<LoadMode::kCached>(block, j, t, w[r]);
         }
       }
       const uint2 x = codes[(block_first + j) * kWarpSize];
+      if constexpr (Frag::kIntegerScales) {
+        // Each chunk's sums times its rows' integer scales, summed in
+        // integers (|sum| < 2^31: 256 codes of at most 62 times 31 times
+        // 127, so no float bias: converted at the block's end).
+        int dot[4];
+        MmaK32(dot, w[0].lo, w[1].lo, w[0].hi, w[1].hi, static_cast<int>(x.x), static_cast<int>(x.y), 0);
+#pragma unroll
+        for (int i = 0; i < 4; ++i) sums[j % kBlockSums<T>][i] += w[i / 2].iscale * dot[i];
+        continue;
+      }
       MmaK32Sum(sums[j % kBlockSums<T>], w[0].lo, w[1].lo, w[0].hi, w[1].hi, static_cast<int>(x.x),
                 static_cast<int>(x.y));
       if constexpr (Frag::kIntegerMins) {
@@ -232,12 +252,12 @@ __device__ __forceinline__ void BlockSummedStep(const GemvParams& p, const uint8
                   static_cast<int>(x.y));
       }
     }
-    int sum[4];
+    int sum[4];  // the block's sums (a float's bits, but with kIntegerScales)
 #pragma unroll
     for (int j = 0; j < 4; ++j) {
-      sum[j] = kFloatBias + sums[0][j];
+      sum[j] = Frag::kIntegerScales ? 0 : kFloatBias;
 #pragma unroll
-      for (int i = 1; i < kBlockSums<T>; ++i) sum[j] += sums[i][j];
+      for (int i = 0; i < kBlockSums<T>; ++i) sum[j] += sums[i][j];
     }
     const float4* group = records + block_first * kQ8TileColumns;
     const float2 s[2] = {reinterpret_cast<const float2*>(group)[0], reinterpret_cast<const float2*>(group + 1)[0]};
@@ -245,7 +265,9 @@ __device__ __forceinline__ void BlockSummedStep(const GemvParams& p, const uint8
     for (int j = 0; j < 4; ++j) {
       const float d = w[j / 2].d[0];
       const float2& a = s[j % 2];
-      if constexpr (Frag::kIntegerMins) {
+      if constexpr (Frag::kIntegerScales) {
+        acc[j] = fmaf(d * a.x, static_cast<float>(sum[j]), acc[j]);
+      } else if constexpr (Frag::kIntegerMins) {
         acc[j] = fmaf(a.x, fmaf(d, BiasedDot(sum[j]), -w[j / 2].m[0] * BiasedDot(min_sum[j])), acc[j]);
       } else if constexpr (Frag::kOffset) {
         acc[j] = fmaf(d, fmaf(a.x, BiasedDot(sum[j]), -Frag::kMinPerScale * a.y), acc[j]);
@@ -265,7 +287,7 @@ template <GgmlType T, bool kWhole, int kTiles>
 __device__ __forceinline__ void TensorCoreStep(const GemvParams& p, const uint8_t* span_a, const uint8_t* span_b,
                                                int first, const uint32_t* grid, float (&acc)[kTiles][4]) {
   if constexpr (kTiles == 1 && kTensorCoreGroupRuns<T> > 1) {
-    BlockSummedStep<T, kWhole>(p, span_a, span_b, first, acc[0]);
+    BlockSummedStep<T, kWhole>(p, span_a, span_b, first, grid, acc[0]);
     return;
   }
   using B = Block<T>;
@@ -710,18 +732,22 @@ cudaError_t LaunchTensorCoreGemv(const GemvParams& p, cudaStream_t stream) {
 //   2104-2105), IQ4_XS (1880-1892 / 2143-2149), Q5_K (2095-2112 /
 //   2315-2325), Q4_K (2152-2191 / 2240-2294), IQ2_S (948-952 / 992-996),
 //   IQ1_M (605-607 / 667-668); and
-//   Q4_0, Q5_0, Q5_1, Q6_K, IQ3_XXS, IQ3_S and IQ1_S, whose dp4a kernel
-//   wins at batch 2 (Q4_0 3337 / 2460-2472);
+//   Q4_0, Q5_0, Q5_1, Q6_K and IQ1_S, whose dp4a kernel wins at batch 2
+//   (Q4_0 3337 / 2460-2472);
 // - from 4: Q4_1 (level at batch 3: 2401-2417 / 2417-2421) and IQ2_XS
 //   (878-879 / 857-859 at batch 3, level at 4);
-// - from 5: NVFP4 (batch 4: 1632-1634 / 1537) and IQ2_XXS (batch 4: 833 /
-//   785-786; batch 5: 769 / 785-786);
+// - from 5: NVFP4 (batch 4: 1632-1634 / 1537);
 // - from 1: TQ1_0 (an earlier run, three rounds, batch 1: dp4a 641-642,
 //   tensor cores 1047-1056) and, once its blocks were summed in integers
 //   (BlockSummedStep), TQ2_0 (three rounds, batch 1: dp4a 2105-2119,
 //   tensor cores 2241-2244; batch 2 was already 2210-2231 there);
 // - Q2_K from 2 (it was 3) once its blocks were summed too (three rounds,
-//   batch 2: dp4a 1882-1885, tensor cores 1946-1949).
+//   batch 2: dp4a 1882-1885, tensor cores 1946-1949);
+// - IQ3_XXS and IQ3_S from 2 (they were 3), IQ2_XXS from 4 (it was 5),
+//   once their chunks were summed in integers (kIntegerScales); three
+//   rounds, dp4a against tensor cores: IQ3_XXS batch 2 1258-1264 /
+//   1341-1347, IQ3_S 1338-1344 / 1401-1405, IQ2_XXS batch 4 834-835 /
+//   851-858 (batch 3 stays on the dp4a kernel: 910-913).
 template <GgmlType T>
 constexpr int TensorCoreMinBatch() {
   switch (T) {
@@ -731,11 +757,13 @@ constexpr int TensorCoreMinBatch() {
     case GgmlType::kQ3_K:
     case GgmlType::kQ1_0:
     case GgmlType::kQ2_0:
-    case GgmlType::kQ2_K: return 2;
+    case GgmlType::kQ2_K:
+    case GgmlType::kIQ3_XXS:
+    case GgmlType::kIQ3_S: return 2;
     case GgmlType::kQ4_1:
-    case GgmlType::kIQ2_XS: return 4;
-    case GgmlType::kNVFP4:
-    case GgmlType::kIQ2_XXS: return 5;
+    case GgmlType::kIQ2_XS:
+    case GgmlType::kIQ2_XXS: return 4;
+    case GgmlType::kNVFP4: return 5;
     default: return 3;  // the other types with a fragment decoder
   }
 }
