@@ -42,12 +42,12 @@ inline constexpr int kMaxGroupRuns = 8;
 // kMaxGroupRuns, dividing `chunks`) one warp takes group_runs consecutive
 // runs of an activation under one scale, the group's: each of their
 // records is {d, d * the group's code sum, 0, 0}. Also sets clear[0 ..
-// clear_count) to zero (the output
-// a GEMV then adds into; none when clear_count is 0). The next kernel may
-// launch (programmatic dependent launch) as soon as this grid starts, or,
-// for QuantizeActivationsQ8ReleasedAfterWait, only once every block of it
-// has waited for the kernel before it: that next kernel may then read,
-// before its own wait, anything written by the kernels before this one.
+// clear_count) to zero (the output a GEMV then adds into; none when
+// clear_count is 0). The next kernel may launch (programmatic dependent
+// launch) as soon as this grid starts, or, for
+// QuantizeActivationsQ8ReleasedAfterWait, only once every block of it has
+// waited for the kernel before it: that next kernel may then read, before
+// its own wait, anything written by the kernels before this one.
 __global__ void QuantizeActivationsQ8(const float* x, Q8Layout layout, int activations, int columns, int64_t chunks,
                                       int group_runs, Q8Activations out, float* clear, int64_t clear_count);
 __global__ void QuantizeActivationsQ8ReleasedAfterWait(const float* x, Q8Layout layout, int activations, int columns,

@@ -243,8 +243,8 @@ TEST_CASE("back-to-back GEMVs on one workspace each see their own activations", 
       const std::vector<float> got = ys[i]->Download();
       for (int b = 0; b <= i % 2; ++b) {
         for (int64_t r = 0; r < kRows; ++r) {
-          const testing::Expected e =
-              testing::ExpectedDot(w_values.data() + r * kK, xs[i].data() + b * kK, kK, true, testing::ActivationRun(type));
+          const testing::Expected e = testing::ExpectedDot(w_values.data() + r * kK, xs[i].data() + b * kK, kK, true,
+                                                           testing::ActivationRun(type));
           const float g = got[static_cast<size_t>(b * kRows + r)];
           if (!(std::fabs(g - e.value) <= e.tolerance) && ++failures <= 3) {
             UNSCOPED_INFO("launch " << i << " activation " << b << " row " << r << ": got " << g << ", want "
