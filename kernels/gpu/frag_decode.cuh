@@ -26,7 +26,7 @@ struct FragSlice {
   int lo, hi;
   float d[2], m[2];
   int mins_lo, mins_hi;  // DecodeIntegerMins only (kIntegerMins)
-  int iscale;            // DecodeIntegerScale only (kIntegerScales)
+  int iscale, iscale_hi;  // DecodeIntegerScale only (kIntegerScales; iscale_hi with kSplitScales)
 };
 
 // A little-endian word at a 4-byte aligned address.
@@ -107,8 +107,9 @@ __device__ __forceinline__ void LookupNibbleWord(uint32_t w, FragSlice& f) {
 //   (value = d code - dmin min).
 // - kIntegerScales: it also has DecodeIntegerScale (a codebook decoder's
 //   signature), for BlockSummedStep: the codes as Decode leaves them, the
-//   chunk's scale as an integer in iscale and the block's factor in d[0]
-//   (d[0] iscale is Decode's d[0]).
+//   chunk's scale as an integer in iscale (with kSplitScales, its halves'
+//   in iscale and iscale_hi) and the block's factor in d[0] (d[0] iscale is
+//   Decode's d[0]).
 // - kMinPerScale: with one scale per chunk and an offset, a min that is
 //   always this multiple of the scale (m = kMinPerScale d; 0: none): the
 //   decoder leaves m unset, and TileProduct works out the activation's part

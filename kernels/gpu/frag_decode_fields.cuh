@@ -65,9 +65,12 @@ struct FragBlock<T::kQ2_K> : FragDefaults {  // 84-byte blocks: 4-aligned
 // scales are shared (kShareScales): on an H200 (one A/B run, three rounds)
 // batch 8 went from 1465-1477 to 1636-1645 GB/s and the GEMM at batch 64
 // from 54.8-54.9 to 55.6-55.8 TFLOP/s against each thread decoding them.
+// The GEMV now sums its blocks in integers (DecodeIntegerScale), where
+// each thread decodes its own integer scales (gemv_tensor_core.cuh's
+// kTensorCoreGroupRuns has the runs); the GEMM still shares float ones.
 template <>
 struct FragBlock<T::kQ3_K> : FragDefaults {  // 110-byte blocks: 2-aligned
-  static constexpr bool kSplitScales = true, kOffset = false, kShareScales = true;
+  static constexpr bool kSplitScales = true, kOffset = false, kShareScales = true, kIntegerScales = true;
   template <LoadMode S>
   __device__ static void Codes(const uint8_t* b, int j, int t, FragSlice& f) {
     const uint8_t* qs = b + 32 + 32 * (j / 4) + 4 * t;
@@ -84,6 +87,14 @@ struct FragBlock<T::kQ3_K> : FragDefaults {  // 110-byte blocks: 2-aligned
     const float d = AlignedHalfAt(b + 108);
     f.d[0] = d * F(Q3kScale(b + 96, 2 * j));
     f.d[1] = d * F(Q3kScale(b + 96, 2 * j + 1));
+  }
+  // For BlockSummedStep: each thread decodes its own halves' scales.
+  template <LoadMode S>
+  __device__ static void DecodeIntegerScale(const uint8_t* b, int j, int t, const uint32_t*, FragSlice& f) {
+    Codes<S>(b, j, t, f);
+    f.iscale = Q3kScale(b + 96, 2 * j);
+    f.iscale_hi = Q3kScale(b + 96, 2 * j + 1);
+    f.d[0] = AlignedHalfAt(b + 108);
   }
 };
 // TQ2_0: 2-bit codes 0..2 for -1, 0, 1, laid out as Q2_K's.

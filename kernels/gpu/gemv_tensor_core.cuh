@@ -81,7 +81,11 @@ static_assert(kQ8TileColumns == kMaxGemvBatch, "the mma's n = 8 side holds the w
 //   in int32 instead (another run, batch 5 / 8): IQ2_XXS 782-790 / 782-790
 //   against 850-851 / 847-849, IQ3_XXS 1215-1216 / 1214-1216 against
 //   1340-1342 / 1333-1340, IQ3_S 1316 / 1315-1317 against 1395-1403 /
-//   1389-1397.
+//   1389-1397;
+// - Q3_K the same over its halves' signed 6-bit scales, two k16 mma a
+//   chunk, each thread decoding its own scales instead of sharing float
+//   ones (another run, batch 2 / 4 / 8): 1683-1687 / 1684-1685 / 1680-1684
+//   against 1847-1862 / 1844-1859 / 1829-1850.
 template <GgmlType T>
 constexpr int kTensorCoreGroupRuns = SetOf(kBlockScaledGemvTypes).Contains(T) ? Block<T>::kValues / 32 : 1;
 
@@ -202,8 +206,9 @@ template <GgmlType T, bool kWhole>
 __device__ __forceinline__ void BlockSummedStep(const GemvParams& p, const uint8_t* span_a, const uint8_t* span_b,
                                                 int first, const uint32_t* grid, float (&acc)[4]) {
   using Frag = TileFrag<T, 1>;
-  static_assert(!Frag::kSplitScales && !Frag::kShareScales && !Frag::kAlignedStagedWords &&
-                    (Frag::kCodebookWords == 0 || Frag::kIntegerScales),
+  static_assert(Frag::kIntegerScales ||
+                    (!Frag::kSplitScales && !Frag::kShareScales && !Frag::kAlignedStagedWords &&
+                     Frag::kCodebookWords == 0),
                 "one scale a block, decoded with the codes");
   static_assert(!Frag::kOffset || Frag::kIntegerMins || (!Frag::kSplitMins && Frag::kMinPerScale != 0.0f),
                 "a min of kMinPerScale d, or integer mins");
@@ -239,10 +244,20 @@ __device__ __forceinline__ void BlockSummedStep(const GemvParams& p, const uint8
         // Each chunk's sums times its rows' integer scales, summed in
         // integers (|sum| < 2^31: 256 codes of at most 62 times 31 times
         // 127, so no float bias: converted at the block's end).
-        int dot[4];
-        MmaK32(dot, w[0].lo, w[1].lo, w[0].hi, w[1].hi, static_cast<int>(x.x), static_cast<int>(x.y), 0);
+        if constexpr (Frag::kSplitScales) {
+          int low[4], high[4];
+          MmaK16(low, w[0].lo, w[1].lo, static_cast<int>(x.x), 0);
+          MmaK16(high, w[0].hi, w[1].hi, static_cast<int>(x.y), 0);
 #pragma unroll
-        for (int i = 0; i < 4; ++i) sums[j % kBlockSums<T>][i] += w[i / 2].iscale * dot[i];
+          for (int i = 0; i < 4; ++i) {
+            sums[j % kBlockSums<T>][i] += w[i / 2].iscale * low[i] + w[i / 2].iscale_hi * high[i];
+          }
+        } else {
+          int dot[4];
+          MmaK32(dot, w[0].lo, w[1].lo, w[0].hi, w[1].hi, static_cast<int>(x.x), static_cast<int>(x.y), 0);
+#pragma unroll
+          for (int i = 0; i < 4; ++i) sums[j % kBlockSums<T>][i] += w[i / 2].iscale * dot[i];
+        }
         continue;
       }
       MmaK32Sum(sums[j % kBlockSums<T>], w[0].lo, w[1].lo, w[0].hi, w[1].hi, static_cast<int>(x.x),
