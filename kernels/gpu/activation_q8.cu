@@ -17,6 +17,11 @@ __device__ __forceinline__ int CodePlace(Q8Layout layout, int e) {
   }
 }
 
+// v's int8 code under the scale amax / 127 (all zero when amax is 0).
+__device__ __forceinline__ int Q8Code(float v, float amax) {
+  return amax == 0.0f ? 0 : static_cast<int>(roundf(v * (127.0f / amax)));
+}
+
 // The tile layouts' runs in groups of group_runs (see activation_q8.cuh),
 // one warp a group: in tile t, group i covers chunks (i / 8) * group_runs ..
 // + group_runs - 1 of the tile's activation i % 8.
@@ -45,7 +50,7 @@ __device__ __forceinline__ void QuantizeGroups(const float* x, Q8Layout layout, 
 #pragma unroll
     for (int g = 0; g < kMaxGroupRuns; ++g) {
       if (g >= group_runs) break;
-      const int q = amax == 0.0f ? 0 : static_cast<int>(roundf(v[g] * (127.0f / amax)));
+      const int q = Q8Code(v[g], amax);
       const int64_t run = tile * tile_runs + (first_chunk + g) * kQ8TileColumns + column;
       out.codes[run * kWarpSize + CodePlace(layout, lane)] = static_cast<int8_t>(q);
       sum += q;
@@ -90,7 +95,7 @@ __device__ __forceinline__ void Quantize(const float* x, Q8Layout layout, int ac
     const float v = !tiles || a < activations ? x[source * kWarpSize + lane] : 0.0f;
     const float amax = WarpMax(fabsf(v));
     const float d = amax / 127.0f;
-    const int q = amax == 0.0f ? 0 : static_cast<int>(roundf(v * (127.0f / amax)));
+    const int q = Q8Code(v, amax);
     out.codes[run * kWarpSize + CodePlace(layout, lane)] = static_cast<int8_t>(q);
     const int half_sum = GroupSum<16>(q);
     const int upper_sum = ShuffleXor(half_sum, 16);
