@@ -57,10 +57,10 @@ using GemvArgs = MatmulArgs;
 // kGemmColumns activations (a last pass of at most 8 runs the GEMV): x
 // quantized to int8 per 32 values, each decoded weight chunk multiplied
 // with all of the pass's activations on int8 tensor cores, partial sums
-// added into y atomically (y's last bits may differ between runs). The other types, and every type built as HIP, decode
-// weight tiles to floats in shared memory and multiply them on tensor cores
-// in TF32 (10-bit mantissa inputs, float accumulation) or, on HIP, with
-// FMAs. Block types take a workspace of GemmWorkspaceBytes(k) on every
+// added into y atomically (y's last bits may differ between runs). The
+// other types, and every type built as HIP, decode weight tiles to floats
+// in shared memory and multiply them on tensor cores in TF32 (10-bit
+// mantissa inputs, float accumulation) or, on HIP, with FMAs. Block types take a workspace of GemmWorkspaceBytes(k) on every
 // backend (HIP leaves it unused).
 using GemmArgs = MatmulArgs;
 

@@ -55,15 +55,14 @@ inline constexpr std::array<GgmlType, 25> kTensorCoreGemvTypes = {
 // The block types with one float scale a block (TQ1_0, TQ2_0, Q1_0, Q2_0:
 // 64-256 values) or one and small integers under it (Q2_K's 4-bit scales
 // and mins, Q3_K's 6-bit scales per 16 values; IQ2_XXS's, IQ3_XXS's and
-// IQ3_S's odd scales per 32 values),
-// whose tensor-core GEMV quantizes x per block to match: one int8 scale for
-// each block's span of an activation instead of one per 32 values, so the
-// GEMV sums a block's chunks in integers and scales them once. Their x is
-// then coarser: ggml's CPU dot products of these types but Q1_0 and Q2_0
-// quantize it per 256 values (Q8_K) too. Everything else
-// quantizes x per 32 values: every other type, the dp4a GEMV below the
-// tensor cores, the expert GEMV and the GEMM's passes of more than 8
-// activations (a pass of at most 8 runs the GEMV).
+// IQ3_S's odd scales per 32 values), whose tensor-core GEMV quantizes x per
+// block to match: one int8 scale for each block's span of an activation
+// instead of one per 32 values, so the GEMV sums a block's chunks in
+// integers and scales them once. Their x is then coarser: ggml's CPU dot
+// products of these types but Q1_0 and Q2_0 quantize it per 256 values
+// (Q8_K) too. Everything else quantizes x per 32 values: every other type,
+// the dp4a GEMV below the tensor cores, the expert GEMV and the GEMM's
+// passes of more than 8 activations (a pass of at most 8 runs the GEMV).
 inline constexpr std::array<GgmlType, 9> kBlockScaledGemvTypes = {
     GgmlType::kTQ1_0, GgmlType::kTQ2_0,   GgmlType::kQ1_0,    GgmlType::kQ2_0, GgmlType::kQ2_K,
     GgmlType::kQ3_K,  GgmlType::kIQ2_XXS, GgmlType::kIQ3_XXS, GgmlType::kIQ3_S};
