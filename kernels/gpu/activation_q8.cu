@@ -22,6 +22,17 @@ __device__ __forceinline__ int Q8Code(float v, float amax) {
   return amax == 0.0f ? 0 : static_cast<int>(roundf(v * (127.0f / amax)));
 }
 
+// Four sums of 16 codes (|sum| <= 16 * 127), each split into two int8
+// limbs: sum = 128 * high + low, low = sum & 127 in byte i of `low`, high
+// = sum >> 7 (-16 .. 15) in byte i of `high`.
+struct SixteenSumLimbs {
+  uint32_t low = 0, high = 0;
+  __device__ void Put(int i, int sum) {
+    low |= static_cast<uint32_t>(sum & 127) << (8 * i);
+    high |= (static_cast<uint32_t>(sum >> 7) & 0xFFu) << (8 * i);
+  }
+};
+
 // The tile layouts' runs in groups of group_runs (see activation_q8.cuh),
 // one warp a group: in tile t, group i covers chunks (i / 8) * group_runs ..
 // + group_runs - 1 of the tile's activation i % 8.
@@ -47,18 +58,26 @@ __device__ __forceinline__ void QuantizeGroups(const float* x, Q8Layout layout, 
     amax = WarpMax(amax);
     const float d = amax / 127.0f;
     int sum = 0;
+    SixteenSumLimbs limbs;  // this lane's four sums of 16 codes, if any (lane < group_runs / 2)
 #pragma unroll
     for (int g = 0; g < kMaxGroupRuns; ++g) {
       if (g >= group_runs) break;
       const int q = Q8Code(v[g], amax);
       const int64_t run = tile * tile_runs + (first_chunk + g) * kQ8TileColumns + column;
       out.codes[run * kWarpSize + CodePlace(layout, lane)] = static_cast<int8_t>(q);
-      sum += q;
+      const int half = GroupSum<16>(q);  // lanes 0..15: the run's first 16 codes; 16..31: the last 16
+      const int other = ShuffleXor(half, 16);
+      const int first = lane < 16 ? half : other, second = lane < 16 ? other : half;
+      sum += first + second;
+      if (g / 2 == lane && 2 * lane + 1 < group_runs) {
+        limbs.Put(2 * (g % 2), first);
+        limbs.Put(2 * (g % 2) + 1, second);
+      }
     }
-    sum = GroupSum(sum);
     if (lane < group_runs) {
       const int64_t run = tile * tile_runs + (first_chunk + lane) * kQ8TileColumns + column;
-      out.scales[run] = make_float4(d, d * static_cast<float>(sum), 0.0f, 0.0f);
+      out.scales[run] = make_float4(d, d * static_cast<float>(sum), __int_as_float(static_cast<int>(limbs.low)),
+                                    __int_as_float(static_cast<int>(limbs.high)));
     }
   }
 }

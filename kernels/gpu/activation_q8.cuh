@@ -41,7 +41,11 @@ inline constexpr int kMaxGroupRuns = 8;
 // of kQ8TileColumns). With group_runs > 1 (the tile layouts only; at most
 // kMaxGroupRuns, dividing `chunks`) one warp takes group_runs consecutive
 // runs of an activation under one scale, the group's: each of their
-// records is {d, d * the group's code sum, 0, 0}. Also sets clear[0 ..
+// records is {d, d * the group's code sum, low, high}, where low and high
+// are int bits, zero but in the first group_runs / 2 runs: run i's hold
+// the group's sums of 16 codes 4i..4i+3 (sum s of codes 16s..16s+15), one
+// a byte, as int8 limbs: sum = 128 * high + low (activation_q8.cu's
+// SixteenSumLimbs). Also sets clear[0 ..
 // clear_count) to zero (the output a GEMV then adds into; none when
 // clear_count is 0). The next kernel may launch (programmatic dependent
 // launch) as soon as this grid starts, or, for

@@ -25,7 +25,6 @@ namespace vt::gpu {
 struct FragSlice {
   int lo, hi;
   float d[2], m[2];
-  int mins_lo, mins_hi;  // DecodeIntegerMins only (kIntegerMins)
   int iscale, iscale_hi;  // DecodeIntegerScale only (kIntegerScales; iscale_hi with kSplitScales)
 };
 
@@ -100,10 +99,11 @@ __device__ __forceinline__ void LookupNibbleWord(uint32_t w, FragSlice& f) {
 //   block fell from 605 to 484 instructions, and on an H200 (one A/B run,
 //   three rounds) batch 8 went from 1771-1795 to 1822-1824 GB/s, its GEMM
 //   at batch 64 from 77.6-77.8 to 77.1-77.4 TFLOP/s.
-// - kIntegerMins: it also has DecodeIntegerMins, for a GEMV that sums a
-//   block's chunks in integers (gemv_tensor_core.cuh's BlockSummedStep):
-//   the codes as Decode leaves them, the block's d in d[0] and its dmin in
-//   m[0], and each half's integer min in every byte of mins_lo / mins_hi
+// - kIntegerMins: it also has DecodeIntegerMins and BlockMins, for a GEMV
+//   that sums a block's chunks in integers (gemv_tensor_core.cuh's
+//   BlockSummedStep): DecodeIntegerMins leaves the codes as Decode does,
+//   the block's d in d[0] and its dmin in m[0]; BlockMins(b, t) gives the
+//   integer mins of the block's 16-value groups 4t..4t+3, one a byte
 //   (value = d code - dmin min).
 // - kIntegerScales: it also has DecodeIntegerScale (a codebook decoder's
 //   signature), for BlockSummedStep: the codes as Decode leaves them, the

@@ -54,10 +54,12 @@ struct FragBlock<T::kQ2_K> : FragDefaults {  // 84-byte blocks: 4-aligned
   }
   template <LoadMode S>
   __device__ static void DecodeIntegerMins(const uint8_t* b, int j, int t, FragSlice& f) {
-    const uint32_t scales = ScaledCodes<S>(b, j, t, f);
+    ScaledCodes<S>(b, j, t, f);
     f.m[0] = AlignedHalfAt(b + 82);
-    f.mins_lo = static_cast<int>(((scales >> 4) & 15u) * 0x01010101u);
-    f.mins_hi = static_cast<int>(((scales >> 12) & 15u) * 0x01010101u);
+  }
+  template <LoadMode S>
+  __device__ static int BlockMins(const uint8_t* b, int t) {
+    return static_cast<int>((WordAt<S>(b + 4 * t) >> 4) & 0x0F0F0F0Fu);
   }
 };
 // Q3_K: code low + 4 high stands for low + 4 high - 4, which is low where

@@ -71,7 +71,8 @@ static_assert(kQ8TileColumns == kMaxGemvBatch, "the mma's n = 8 side holds the w
 //   1623-1628; TQ1_0 lost (1139-1149 against 979-987) until it kept two
 //   sums (kBlockSums);
 // - Q2_K, whose scales are small integers folded into its codes and whose
-//   mins take a second mma (kIntegerMins), in another run: batch 3
+//   mins took a second mma a chunk (kIntegerMins; now BlockMinSum's two
+//   k16 mma a block), in another run: batch 3
 //   1436-1448 against 1939-1943, batch 8 1442-1446 against 1914-1916. Its
 //   step of 16 chunks and three blocks a SM still fit it best then (batch
 //   8: 1896-1900 against steps of 8 1726-1737 and 32 1853-1863, four
@@ -111,6 +112,12 @@ __device__ __forceinline__ void MmaK16(int (&d)[4], int a0, int a1, int b0, int 
   asm("mma.sync.aligned.m16n8k16.row.col.s32.s8.s8.s32 {%0, %1, %2, %3}, {%4, %5}, {%6}, {%7, %7, %7, %7};\n"
       : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
       : "r"(a0), "r"(a1), "r"(b0), "r"(bias));
+}
+// The same with C = d.
+__device__ __forceinline__ void MmaK16Sum(int (&d)[4], int a0, int a1, int b0) {
+  asm("mma.sync.aligned.m16n8k16.row.col.s32.s8.s8.s32 {%0, %1, %2, %3}, {%4, %5}, {%6}, {%0, %1, %2, %3};\n"
+      : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
+      : "r"(a0), "r"(a1), "r"(b0));
 }
 
 // The mma adds kFloatBias (int_chunk.cuh) to each dot product, so that one
@@ -198,6 +205,30 @@ __device__ __forceinline__ void DecodeSlice(const uint8_t* b, int j, int t, cons
 template <GgmlType T>
 constexpr int kBlockSums = T == GgmlType::kTQ1_0 ? 2 : 1;
 
+// A kIntegerMins block's min term for the thread's rows and activations
+// (the mma's d0..d3 positions), biased (kFloatBias): the sum over the
+// block's 16-value groups of each row's integer min times the
+// activation's sum of 16 codes, as one k16 mma over each limb of those
+// sums (activation_q8.cuh: run `first` + t's record carries those of
+// groups 4t..4t+3). |sum| <= 16 * 15 * 16 * 127, well inside the bias's
+// range. On an H200 (one A/B run, three rounds, batch 8 GB/s) Q2_K went
+// from 1902-1906 to 2234-2244 against a second k32 mma per chunk over its
+// halves' mins spread over the bytes of a word.
+template <class Frag>
+__device__ __forceinline__ void BlockMinSum(const GemvParams& p, const uint8_t* block_a, const uint8_t* block_b,
+                                            int first, int (&min_sum)[4]) {
+  const int lane = static_cast<int>(threadIdx.x % kWarpSize);
+  const int g = lane / 4, t = lane % 4;
+  const int a0 = Frag::template BlockMins<LoadMode::kCached>(block_a, t);
+  const int a1 = Frag::template BlockMins<LoadMode::kCached>(block_b, t);
+  const float4* record = p.xq.scales + (static_cast<int64_t>(first) + t) * kQ8TileColumns + g;
+  const int2 limbs = reinterpret_cast<const int2*>(record)[1];  // {low, high}
+  MmaK16(min_sum, a0, a1, limbs.y, 0);
+#pragma unroll
+  for (int i = 0; i < 4; ++i) min_sum[i] = min_sum[i] * 128 + kFloatBias;
+  MmaK16Sum(min_sum, a0, a1, limbs.x);
+}
+
 // TensorCoreStep of a kBlockScaledGemvTypes GEMV (one tile of activations,
 // each block's span of each quantized under one scale): a block's chunks
 // are summed by the mma in integers and the sum scaled once, with the
@@ -224,7 +255,10 @@ __device__ __forceinline__ void BlockSummedStep(const GemvParams& p, const uint8
     if (!kWhole && first + block_first >= p.chunks) break;  // rows are whole blocks
     const int offset = b * Block<T>::kBytes;
     int sums[kBlockSums<T>][4] = {};
-    int min_sum[4] = {kFloatBias, kFloatBias, kFloatBias, kFloatBias};  // kIntegerMins: sum of min x
+    int min_sum[4];  // kIntegerMins: the block's sum of min x, biased
+    if constexpr (Frag::kIntegerMins) {
+      BlockMinSum<Frag>(p, span_a + offset, span_b + offset, first + block_first, min_sum);
+    }
     FragSlice w[2];
 #pragma unroll
     for (int j = 0; j < kChunksPerBlock; ++j) {
@@ -262,10 +296,6 @@ __device__ __forceinline__ void BlockSummedStep(const GemvParams& p, const uint8
       }
       MmaK32Sum(sums[j % kBlockSums<T>], w[0].lo, w[1].lo, w[0].hi, w[1].hi, static_cast<int>(x.x),
                 static_cast<int>(x.y));
-      if constexpr (Frag::kIntegerMins) {
-        MmaK32Sum(min_sum, w[0].mins_lo, w[1].mins_lo, w[0].mins_hi, w[1].mins_hi, static_cast<int>(x.x),
-                  static_cast<int>(x.y));
-      }
     }
     int sum[4];  // the block's sums (a float's bits, but with kIntegerScales)
 #pragma unroll

@@ -127,13 +127,16 @@ struct GemvShape {
   int batch;
 };
 
-// Runs the GEMV on random data and checks every output against the float64
-// dot of the CPU-dequantized row with x.
-void CheckGemv(GgmlType type, GemvShape shape, std::mt19937_64& rng) {
+// Runs the GEMV on random weights and activations (`given_x` instead, if
+// set: k * batch floats) and checks every output against the float64 dot of
+// the CPU-dequantized row with x.
+void CheckGemv(GgmlType type, GemvShape shape, std::mt19937_64& rng, const std::vector<float>* given_x = nullptr) {
   const int64_t k = gpu::KernelBlockValues(type) * shape.k_blocks;
   CAPTURE(NameOf(type), shape.rows, k, shape.batch);
   const std::vector<uint8_t> w = testing::RandomBlocks(type, shape.rows * k, rng);
-  const std::vector<float> x = testing::RandomFloats(static_cast<size_t>(k * shape.batch), rng);
+  const std::vector<float> x =
+      given_x != nullptr ? *given_x : testing::RandomFloats(static_cast<size_t>(k * shape.batch), rng);
+  REQUIRE(static_cast<int64_t>(x.size()) == k * shape.batch);
   const std::vector<float> w_values = testing::Dequantized(type, w, shape.rows * k);
 
   DeviceArray<uint8_t> device_w(w);
@@ -185,6 +188,28 @@ TEST_CASE("GEMV matches the CPU kernels' dequantized dot, every decoded type, ba
     CheckGemv(type, {300, (139 + per_block - 1) / per_block, 5}, rng);
     CheckGemv(type, {70, (17 + per_block - 1) / per_block, 7}, rng);
     CheckGemv(type, {41, (8 + per_block - 1) / per_block, 6}, rng);
+  }
+}
+
+TEST_CASE("GEMV at batch 8 of activations whose codes all sit at +-127", "[gpu][gemv]") {
+  // Runs of 512 values of one magnitude, each activation's sign fixed or
+  // alternating by run: every int8 code is +-127, so every sum of codes is
+  // at its extreme (+-2032 over 16, the most the quantizer's limbs carry).
+  const uint64_t seed = FreshSeed();
+  INFO("seed " << seed);
+  std::mt19937_64 rng(seed);
+  constexpr int kBatch = 8;
+  constexpr int64_t kValues = 2048;
+  std::vector<float> x(static_cast<size_t>(kValues * kBatch));
+  for (int b = 0; b < kBatch; ++b) {
+    for (int64_t i = 0; i < kValues; ++i) {
+      const int64_t run = i / 512;
+      const float sign = b % 2 == 0 ? 1.0f : (run % 2 == 0 ? -1.0f : 1.0f);
+      x[static_cast<size_t>(b * kValues + i)] = sign * static_cast<float>(1 + run + b);
+    }
+  }
+  for (GgmlType type : gpu::kDecodedTypes) {
+    CheckGemv(type, {37, kValues / gpu::KernelBlockValues(type), kBatch}, rng, &x);
   }
 }
 
