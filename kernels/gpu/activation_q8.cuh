@@ -45,13 +45,12 @@ inline constexpr int kMaxGroupRuns = 8;
 // are int bits, zero but in the first group_runs / 2 runs: run i's hold
 // the group's sums of 16 codes 4i..4i+3 (sum s of codes 16s..16s+15), one
 // a byte, as int8 limbs: sum = 128 * high + low (activation_q8.cu's
-// SixteenSumLimbs). Also sets clear[0 ..
-// clear_count) to zero (the output a GEMV then adds into; none when
-// clear_count is 0). The next kernel may launch (programmatic dependent
-// launch) as soon as this grid starts, or, for
-// QuantizeActivationsQ8ReleasedAfterWait, only once every block of it has
-// waited for the kernel before it: that next kernel may then read, before
-// its own wait, anything written by the kernels before this one.
+// SixteenSumLimbs). Also sets clear[0 .. clear_count) to zero (the output
+// a GEMV then adds into; none when clear_count is 0). The next kernel may
+// launch (programmatic dependent launch) as soon as this grid starts, or,
+// for QuantizeActivationsQ8ReleasedAfterWait, only once every block of it
+// has waited for the kernel before it: that next kernel may then read,
+// before its own wait, anything written by the kernels before this one.
 __global__ void QuantizeActivationsQ8(const float* x, Q8Layout layout, int activations, int columns, int64_t chunks,
                                       int group_runs, Q8Activations out, float* clear, int64_t clear_count);
 __global__ void QuantizeActivationsQ8ReleasedAfterWait(const float* x, Q8Layout layout, int activations, int columns,

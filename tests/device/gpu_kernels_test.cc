@@ -193,8 +193,8 @@ TEST_CASE("GEMV matches the CPU kernels' dequantized dot, every decoded type, ba
 
 TEST_CASE("GEMV at batch 8 of activations whose codes all sit at +-127", "[gpu][gemv]") {
   // Runs of 512 values of one magnitude, each activation's sign fixed or
-  // alternating by run: every int8 code is +-127, so every sum of codes is
-  // at its extreme (+-2032 over 16, the most the quantizer's limbs carry).
+  // alternating by run: every int8 code is +-127, so every sum of 16 codes
+  // is +-2032, the largest the quantizer's limbs (activation_q8.cuh) carry.
   const uint64_t seed = FreshSeed();
   INFO("seed " << seed);
   std::mt19937_64 rng(seed);
