@@ -31,8 +31,12 @@ inline Q8Activations CarveWorkspace(void* workspace, int64_t k, int activations)
 //   (activation_q8.cu's TilePlace);
 // - kMmaTilePairs: kMmaTiles' runs, each run's codes in kNibblePairs' order,
 //   for a tensor-core decoder that leaves its values in that order
-//   (frag_decode.cuh's kPairedCodes).
-enum class Q8Layout { kRows, kNibblePairs, kMmaTiles, kMmaTilePairs };
+//   (frag_decode.cuh's kPairedCodes);
+// - kMmaTileStrided: kMmaTiles' runs, but where kMmaTiles gives thread t of
+//   an mma group elements 4t + i (i < 4) and 16 + 4t + i, this gives it
+//   elements 4i + t and 16 + 4i + t, for a tensor-core decoder that leaves
+//   its values in that order (frag_decode.cuh's kStridedCodes).
+enum class Q8Layout { kRows, kNibblePairs, kMmaTiles, kMmaTilePairs, kMmaTileStrided };
 inline constexpr int kQ8TileColumns = 8;
 inline constexpr int kMaxGroupRuns = 8;
 

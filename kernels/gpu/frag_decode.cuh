@@ -91,6 +91,9 @@ __device__ __forceinline__ void LookupNibbleWord(uint32_t w, FragSlice& f) {
 //   IQ4_XS 2005-2014 / 2101-2115, IQ4_NL 2163-2181 / 2240-2261, MXFP4
 //   1722-1725 / 1790-1801; their expert GEMV and batch 1 (other kernels,
 //   the same quantizer) moved within 1%.
+// - kStridedCodes: thread t gets elements 4i + t (lo) and 16 + 4i + t (hi),
+//   byte i of each, instead of 4t + i and 16 + 4t + i, paired with
+//   activations in the same order (Q8Layout::kMmaTileStrided).
 // - kAlignedStagedWords: its Decode also takes its block's address modulo
 //   4, which the tensor-core kernel knows when compiled as it stages each
 //   row from a 4-byte boundary, and reads aligned words only. MXFP4's
@@ -127,6 +130,7 @@ __device__ __forceinline__ void LookupNibbleWord(uint32_t w, FragSlice& f) {
 //   instructions, so it keeps signed codes.
 struct FragDefaults {
   static constexpr bool kDefined = true, kShareScales = false, kSplitMins = false, kPairedCodes = false,
+                        kStridedCodes = false,
                         kAlignedStagedWords = false, kIntegerMins = false, kIntegerScales = false;
   static constexpr int kCodebookWords = 0;
   static constexpr float kMinPerScale = 0.0f;
@@ -202,15 +206,19 @@ struct FragBlock<T::kIQ4_NL> : FragDefaults {
     f.d[0] = AlignedHalfAt(b);
   }
 };
-// MXFP4's code word t of block b, b's address being b_mod4 modulo 4 (a
+// The little-endian word at p, p's address being p_mod4 modulo 4 (a
 // constant once the caller's loop is unrolled): one aligned load, or two
 // and a shift by a constant.
 template <LoadMode S>
-__device__ __forceinline__ uint32_t Fp4CodeWord(const uint8_t* b, int t, int b_mod4) {
-  const int offset = (b_mod4 + 1) % 4;
-  const uint32_t* word = reinterpret_cast<const uint32_t*>(b + 1 + 4 * t - offset);
+__device__ __forceinline__ uint32_t WordAtMod4(const uint8_t* p, int p_mod4) {
+  const uint32_t* word = reinterpret_cast<const uint32_t*>(p - p_mod4);
   const uint32_t low = Load<uint32_t, S>(word);
-  return offset == 0 ? low : FunnelRight(low, Load<uint32_t, S>(word + 1), 8 * offset);
+  return p_mod4 == 0 ? low : FunnelRight(low, Load<uint32_t, S>(word + 1), 8 * p_mod4);
+}
+// MXFP4's code word t of block b, b's address being b_mod4 modulo 4.
+template <LoadMode S>
+__device__ __forceinline__ uint32_t Fp4CodeWord(const uint8_t* b, int t, int b_mod4) {
+  return WordAtMod4<S>(b + 1 + 4 * t, (b_mod4 + 1) % 4);
 }
 template <>
 struct FragBlock<T::kMXFP4> : FragDefaults {  // 17-byte blocks: any alignment
@@ -343,9 +351,14 @@ struct SharedScalesFrag : Frag {
   static constexpr bool kShareScales = true;
 };
 
+// T's decoder with kStridedCodes for the GEMV (defined beside FragBlock<T>).
+template <GgmlType T>
+struct StridedCodesFrag;
+
 // The decoder of a tensor-core kernel of type T with kTiles tiles of 8
 // activations: FragBlock<T>, but for the GEMV's (one tile) Fp4OffsetFrag
-// for MXFP4, Iq4CarriesFrag for IQ4_NL and IQ4_XS, and IQ1_M's and NVFP4's
+// for MXFP4, Iq4CarriesFrag for IQ4_NL and IQ4_XS, StridedCodesFrag for
+// Q2_0, and IQ1_M's and NVFP4's
 // sharing their scales (NVFP4, one A/B run on an H200, three rounds, batch
 // 8 GB/s: 1390-1395 decoding each thread's own, 1494-1496 shared). The
 // specializations of FragBlock (frag_decoders.cuh) must all be declared
@@ -355,8 +368,10 @@ constexpr bool kSharesScalesInGemv = T == GgmlType::kIQ1_M || T == GgmlType::kNV
 template <GgmlType T, int kTiles>
 using TileFrag = std::conditional_t<
     kTiles == 1 && T == GgmlType::kMXFP4, Fp4OffsetFrag,
-    std::conditional_t<kTiles == 1 && (T == GgmlType::kIQ4_NL || T == GgmlType::kIQ4_XS), Iq4CarriesFrag<T>,
-                       std::conditional_t<kTiles == 1 && kSharesScalesInGemv<T>, SharedScalesFrag<FragBlock<T>>,
-                                          FragBlock<T>>>>;
+    std::conditional_t<
+        kTiles == 1 && (T == GgmlType::kIQ4_NL || T == GgmlType::kIQ4_XS), Iq4CarriesFrag<T>,
+        std::conditional_t<kTiles == 1 && T == GgmlType::kQ2_0, StridedCodesFrag<T>,
+                           std::conditional_t<kTiles == 1 && kSharesScalesInGemv<T>, SharedScalesFrag<FragBlock<T>>,
+                                              FragBlock<T>>>>>;
 
 }  // namespace vt::gpu

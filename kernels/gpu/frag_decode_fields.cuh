@@ -162,6 +162,26 @@ struct FragBlock<T::kQ2_0> : FragDefaults {  // 18-byte blocks of 64 values: 2-a
     f.d[0] = AlignedHalfAt(b);
   }
 };
+// Q2_0 for the tensor-core GEMV, in strided order (kStridedCodes): field t
+// of the chunk's first four bytes is values 4i + t, of its last four 16 +
+// 4i + t, so a thread's codes are one shift and one mask of a word each,
+// read as aligned words (kAlignedStagedWords). The step's block fell from
+// 801 to 443 instructions, and on an H200 (one A/B run, three rounds)
+// batch 8 went from 1618-1619 to 1895-1908 GB/s against Q2_0Quad's bytes.
+// Read as pairs of 16-bit loads instead, the same order had cut the step
+// to 531 instructions and lost (1613-1623 to 1582-1586): more shared
+// loads than Q2_0Quad's two bytes.
+template <>
+struct StridedCodesFrag<T::kQ2_0> : FragBlock<T::kQ2_0> {
+  static constexpr bool kStridedCodes = true, kAlignedStagedWords = true;
+  template <LoadMode S>
+  __device__ static void Decode(const uint8_t* b, int j, int t, int b_mod4, FragSlice& f) {
+    const int qs_mod4 = (b_mod4 + 2) % 4;
+    f.lo = static_cast<int>((WordAtMod4<S>(b + 2 + 8 * j, qs_mod4) >> (2 * t)) & 0x03030303u);
+    f.hi = static_cast<int>((WordAtMod4<S>(b + 6 + 8 * j, qs_mod4) >> (2 * t)) & 0x03030303u);
+    f.d[0] = AlignedHalfAt(b);
+  }
+};
 // FP4 table values (iq::kValuesFp4) of the nibbles at bits 4h..4h+3 of the
 // four bytes of w, in byte order: the four codes packed into one 16-bit
 // selector, looked up among entries 0-7 and 8-15, and picked by bit 3.

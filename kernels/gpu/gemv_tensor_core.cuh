@@ -238,8 +238,7 @@ __device__ __forceinline__ void BlockSummedStep(const GemvParams& p, const uint8
                                                 int first, const uint32_t* grid, float (&acc)[4]) {
   using Frag = TileFrag<T, 1>;
   static_assert(Frag::kIntegerScales ||
-                    (!Frag::kSplitScales && !Frag::kShareScales && !Frag::kAlignedStagedWords &&
-                     Frag::kCodebookWords == 0),
+                    (!Frag::kSplitScales && !Frag::kShareScales && Frag::kCodebookWords == 0),
                 "one scale a block, decoded with the codes");
   static_assert(!Frag::kOffset || Frag::kIntegerMins || (!Frag::kSplitMins && Frag::kMinPerScale != 0.0f),
                 "a min of kMinPerScale d, or integer mins");
@@ -269,6 +268,8 @@ __device__ __forceinline__ void BlockSummedStep(const GemvParams& p, const uint8
           Frag::template DecodeIntegerMins<LoadMode::kCached>(block, j, t, w[r]);
         } else if constexpr (Frag::kIntegerScales) {
           Frag::template DecodeIntegerScale<LoadMode::kCached>(block, j, t, grid, w[r]);
+        } else if constexpr (Frag::kAlignedStagedWords) {  // the spans start at 4-byte boundaries
+          Frag::template Decode<LoadMode::kCached>(block, j, t, offset % 4, w[r]);
         } else {
           Frag::template Decode<LoadMode::kCached>(block, j, t, w[r]);
         }
@@ -823,6 +824,7 @@ template <GgmlType T>
 constexpr Q8Layout TensorCoreGemvLayout() {
   if constexpr (kTensorCoreGemv<T>) {
     if (TileFrag<T, 1>::kPairedCodes) return Q8Layout::kMmaTilePairs;
+    if (TileFrag<T, 1>::kStridedCodes) return Q8Layout::kMmaTileStrided;
   }
   return Q8Layout::kMmaTiles;
 }
