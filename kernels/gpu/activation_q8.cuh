@@ -35,8 +35,10 @@ inline Q8Activations CarveWorkspace(void* workspace, int64_t k, int activations)
 // - kMmaTileStrided: kMmaTiles' runs, but where kMmaTiles gives thread t of
 //   an mma group elements 4t + i (i < 4) and 16 + 4t + i, this gives it
 //   elements 4i + t and 16 + 4i + t, for a tensor-core decoder that leaves
-//   its values in that order (frag_decode.cuh's kStridedCodes).
-enum class Q8Layout { kRows, kNibblePairs, kMmaTiles, kMmaTilePairs, kMmaTileStrided };
+//   its values in that order (frag_decode.cuh's kCodeStride 4);
+// - kMmaTileStrided8: the same with elements 8i + t and 8i + 4 + t
+//   (kCodeStride 8).
+enum class Q8Layout { kRows, kNibblePairs, kMmaTiles, kMmaTilePairs, kMmaTileStrided, kMmaTileStrided8 };
 inline constexpr int kQ8TileColumns = 8;
 inline constexpr int kMaxGroupRuns = 8;
 

@@ -91,9 +91,10 @@ __device__ __forceinline__ void LookupNibbleWord(uint32_t w, FragSlice& f) {
 //   IQ4_XS 2005-2014 / 2101-2115, IQ4_NL 2163-2181 / 2240-2261, MXFP4
 //   1722-1725 / 1790-1801; their expert GEMV and batch 1 (other kernels,
 //   the same quantizer) moved within 1%.
-// - kStridedCodes: thread t gets elements 4i + t (lo) and 16 + 4i + t (hi),
-//   byte i of each, instead of 4t + i and 16 + 4t + i, paired with
-//   activations in the same order (Q8Layout::kMmaTileStrided).
+// - kCodeStride: 4 or 8 where thread t gets, in byte i of lo and hi,
+//   elements 4i + t and 16 + 4i + t (4) or 8i + t and 8i + 4 + t (8)
+//   instead of 4t + i and 16 + 4t + i (0), paired with activations in the
+//   same order (Q8Layout::kMmaTileStrided, kMmaTileStrided8).
 // - kAlignedStagedWords: its Decode also takes its block's address modulo
 //   4, which the tensor-core kernel knows when compiled as it stages each
 //   row from a 4-byte boundary, and reads aligned words only. MXFP4's
@@ -130,9 +131,8 @@ __device__ __forceinline__ void LookupNibbleWord(uint32_t w, FragSlice& f) {
 //   instructions, so it keeps signed codes.
 struct FragDefaults {
   static constexpr bool kDefined = true, kShareScales = false, kSplitMins = false, kPairedCodes = false,
-                        kStridedCodes = false,
                         kAlignedStagedWords = false, kIntegerMins = false, kIntegerScales = false;
-  static constexpr int kCodebookWords = 0;
+  static constexpr int kCodebookWords = 0, kCodeStride = 0;
   static constexpr float kMinPerScale = 0.0f;
 };
 
@@ -351,14 +351,14 @@ struct SharedScalesFrag : Frag {
   static constexpr bool kShareScales = true;
 };
 
-// T's decoder with kStridedCodes for the GEMV (defined beside FragBlock<T>).
+// T's decoder with a kCodeStride for the GEMV (defined beside FragBlock<T>).
 template <GgmlType T>
 struct StridedCodesFrag;
 
 // The decoder of a tensor-core kernel of type T with kTiles tiles of 8
 // activations: FragBlock<T>, but for the GEMV's (one tile) Fp4OffsetFrag
 // for MXFP4, Iq4CarriesFrag for IQ4_NL and IQ4_XS, StridedCodesFrag for
-// Q2_0, and IQ1_M's and NVFP4's
+// Q2_0 and Q1_0, and IQ1_M's and NVFP4's
 // sharing their scales (NVFP4, one A/B run on an H200, three rounds, batch
 // 8 GB/s: 1390-1395 decoding each thread's own, 1494-1496 shared). The
 // specializations of FragBlock (frag_decoders.cuh) must all be declared
@@ -370,7 +370,7 @@ using TileFrag = std::conditional_t<
     kTiles == 1 && T == GgmlType::kMXFP4, Fp4OffsetFrag,
     std::conditional_t<
         kTiles == 1 && (T == GgmlType::kIQ4_NL || T == GgmlType::kIQ4_XS), Iq4CarriesFrag<T>,
-        std::conditional_t<kTiles == 1 && T == GgmlType::kQ2_0, StridedCodesFrag<T>,
+        std::conditional_t<kTiles == 1 && (T == GgmlType::kQ2_0 || T == GgmlType::kQ1_0), StridedCodesFrag<T>,
                            std::conditional_t<kTiles == 1 && kSharesScalesInGemv<T>, SharedScalesFrag<FragBlock<T>>,
                                               FragBlock<T>>>>>;
 

@@ -824,7 +824,8 @@ template <GgmlType T>
 constexpr Q8Layout TensorCoreGemvLayout() {
   if constexpr (kTensorCoreGemv<T>) {
     if (TileFrag<T, 1>::kPairedCodes) return Q8Layout::kMmaTilePairs;
-    if (TileFrag<T, 1>::kStridedCodes) return Q8Layout::kMmaTileStrided;
+    if (TileFrag<T, 1>::kCodeStride == 4) return Q8Layout::kMmaTileStrided;
+    if (TileFrag<T, 1>::kCodeStride == 8) return Q8Layout::kMmaTileStrided8;
   }
   return Q8Layout::kMmaTiles;
 }
