@@ -20,10 +20,14 @@ __device__ __forceinline__ int ToSigned(uint32_t codes) {
   return static_cast<int>((codes + (0x80u - kMinus) * 0x01010101u) ^ 0x80808080u);
 }
 
+// 2-bit field `field` (bits 2 field and 2 field + 1) of each byte of word.
+__device__ __forceinline__ uint32_t TwoBitField(uint32_t word, int field) {
+  return (word >> (2 * field)) & 0x03030303u;
+}
 // Chunk j's 2-bit codes in a word of Q2_K's, Q3_K's or TQ2_0's qs (four
 // fields a byte, 32-byte halves of four chunks each): field j % 4 of each
 // byte.
-__device__ __forceinline__ uint32_t TwoBitCodes(uint32_t word, int j) { return (word >> (2 * (j % 4))) & 0x03030303u; }
+__device__ __forceinline__ uint32_t TwoBitCodes(uint32_t word, int j) { return TwoBitField(word, j % 4); }
 
 // Q2_K: 2-bit codes under a 4-bit scale and min per 16 values (value d sc
 // q - dmin m): chunk j's codes are bits 2 (j % 4) of the 32 bytes of half
@@ -178,8 +182,8 @@ struct StridedCodesFrag<T::kQ2_0> : FragBlock<T::kQ2_0> {
   template <LoadMode S>
   __device__ static void Decode(const uint8_t* b, int j, int t, int b_mod4, FragSlice& f) {
     const int qs_mod4 = (b_mod4 + 2) % 4;
-    f.lo = static_cast<int>((WordAtMod4<S>(b + 2 + 8 * j, qs_mod4) >> (2 * t)) & 0x03030303u);
-    f.hi = static_cast<int>((WordAtMod4<S>(b + 6 + 8 * j, qs_mod4) >> (2 * t)) & 0x03030303u);
+    f.lo = static_cast<int>(TwoBitField(WordAtMod4<S>(b + 2 + 8 * j, qs_mod4), t));
+    f.hi = static_cast<int>(TwoBitField(WordAtMod4<S>(b + 6 + 8 * j, qs_mod4), t));
     f.d[0] = AlignedHalfAt(b);
   }
 };

@@ -268,10 +268,8 @@ __device__ __forceinline__ void BlockSummedStep(const GemvParams& p, const uint8
           Frag::template DecodeIntegerMins<LoadMode::kCached>(block, j, t, w[r]);
         } else if constexpr (Frag::kIntegerScales) {
           Frag::template DecodeIntegerScale<LoadMode::kCached>(block, j, t, grid, w[r]);
-        } else if constexpr (Frag::kAlignedStagedWords) {  // the spans start at 4-byte boundaries
-          Frag::template Decode<LoadMode::kCached>(block, j, t, offset % 4, w[r]);
-        } else {
-          Frag::template Decode<LoadMode::kCached>(block, j, t, w[r]);
+        } else {  // with kAlignedStagedWords the spans start at 4-byte boundaries
+          DecodeSlice<Frag, false>(block, j, t, grid, offset % 4, w[r]);
         }
       }
       const uint2 x = codes[(block_first + j) * kWarpSize];
