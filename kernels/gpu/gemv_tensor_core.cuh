@@ -12,7 +12,9 @@
 //
 // Work is split evenly over the resident warps: the rows' tiles times their
 // steps (of kTileStepChunks chunks) form one sequence of items, and each
-// warp takes a contiguous run of it. A tile shared by several warps gets
+// warp takes a contiguous run of it; or, for some types (kTileGroup), the
+// tiles go in groups of one per warp of a block, and each block takes a
+// run of the groups' steps. A tile shared by several warps gets
 // their partial sums by atomic adds into y, which the activation quantizer
 // zeroes first; the order of those adds, and so the last bits of y, may
 // vary from run to run.
@@ -424,7 +426,9 @@ struct TileStep {
 };
 
 // A warp's place in the item sequence: tile `tile`, step `step` of it, and
-// the first byte of that step in the tile's first row.
+// the first byte of that step in the tile's first row. After a tile's last
+// step it goes on to tile + kTileStride.
+template <int kTileStride>
 struct TilePosition {
   int64_t tile;
   int step;
@@ -434,8 +438,8 @@ struct TilePosition {
       start += span_bytes;
     } else {
       step = 0;
-      ++tile;
-      start += kTileRows * p.row_bytes - static_cast<int64_t>(steps - 1) * span_bytes;
+      tile += kTileStride;
+      start += kTileStride * kTileRows * p.row_bytes - static_cast<int64_t>(steps - 1) * span_bytes;
     }
   }
   // Whether rows of the tile lie past the tensor's last row, or a piece
@@ -445,7 +449,8 @@ struct TilePosition {
 
 // The first byte of row r's span at `at`; rows past the end repeat the last
 // one. row_bytes fits an int (LaunchTensorCoreGemv checks).
-__device__ __forceinline__ const uint8_t* SpanStart(const GemvParams& p, const TilePosition& at, int r) {
+template <class Position>
+__device__ __forceinline__ const uint8_t* SpanStart(const GemvParams& p, const Position& at, int r) {
   if (at.AtEnd(p)) r = static_cast<int>(min(static_cast<int64_t>(r), p.rows - 1 - at.tile * kTileRows));
   return at.start + static_cast<int64_t>(r) * static_cast<int>(p.row_bytes);
 }
@@ -505,8 +510,8 @@ __device__ __forceinline__ void LoadInnerTileStep(const GemvParams& p, const uin
 
 // This lane's pieces of the tile's spans at `at`; at the tensor's end a
 // piece that crosses it is read byte by byte up to it.
-template <class S, bool kPastL1>
-__device__ __forceinline__ void LoadTileStep(const GemvParams& p, const TilePosition& at, const uint8_t* limit,
+template <class S, bool kPastL1, class Position>
+__device__ __forceinline__ void LoadTileStep(const GemvParams& p, const Position& at, const uint8_t* limit,
                                              uint4 (&pieces)[S::kPerLane]) {
   const int lane = static_cast<int>(threadIdx.x % kWarpSize);
   const bool at_end = at.AtEnd(p);
@@ -577,6 +582,45 @@ constexpr int kGemmMinBlocks = T == GgmlType::kMXFP4 ? 4 : 0;
 // (Q4_0 lost 2% against 2).
 constexpr int kTensorCorePrefetchSteps = 2;
 
+// The tiles of rows a block's warps take side by side, at the same steps
+// (so at the same time they read the same activations), one each: 1 (each
+// warp takes its own run of items) or kTensorCoreWarps. In a group that
+// runs past the last tile a warp works on the last row's bytes and drops
+// its sums. On an H200, 1 against 4 for every type (one A/B run, two
+// rounds), then the choice below against 1 (two more, three rounds each):
+// - the GEMV at batch 8 (GB/s) gained for Q4_1 (2453-2463 / 2618-2620),
+//   Q5_1 (2445-2457 / 2537-2562), Q8_0 (3187-3206 / 3309-3324), Q6_K
+//   (2205-2216 / 2262-2270), Q5_0 (+2%) and Q4_K (+1.5%), and the same in
+//   the second run; Q5_K gained 1.5% in the first and nothing in the
+//   second, and the other types lost 1-5% (IQ4_XS 2127-2143 / 2026-2042,
+//   Q1_0 -2%);
+// - the GEMM at batch 64 (TFLOP/s) gained for Q5_0 (57.4-57.6 / 71.4-71.7),
+//   Q5_1 (49.1-49.2 / 64.0-64.3) and Q4_K (67.9-68.1 / 69.1-69.3); the
+//   others lost up to 8% (TQ2_0 82.8-83.0 / 76.4-76.7, Q8_0 60 / 56).
+template <GgmlType T, int kTiles>
+constexpr int TileGroup() {
+  if constexpr (kTiles == 1) {
+    switch (T) {
+      case GgmlType::kQ4_1:
+      case GgmlType::kQ5_0:
+      case GgmlType::kQ5_1:
+      case GgmlType::kQ8_0:
+      case GgmlType::kQ4_K:
+      case GgmlType::kQ6_K: return kTensorCoreWarps;
+      default: return 1;
+    }
+  } else {
+    switch (T) {
+      case GgmlType::kQ5_0:
+      case GgmlType::kQ5_1:
+      case GgmlType::kQ4_K: return kTensorCoreWarps;
+      default: return 1;
+    }
+  }
+}
+template <GgmlType T, int kTiles>
+constexpr int kTileGroup = TileGroup<T, kTiles>();
+
 // kTiles: tiles of 8 activations each warp multiplies per decoded chunk (1
 // for the GEMV; more for the GEMM, whose p.batch may exceed 8).
 // kRowsAligned: every row starts at a 4-byte boundary (RowsStartAligned),
@@ -589,15 +633,19 @@ __global__ void __launch_bounds__(kTensorCoreThreads, kTiles == 1 ? kTensorCoreM
   constexpr int kStepChunks = kTileStepChunks<T, kTiles>;
   using S = TileStep<T, kStepChunks>;
   __shared__ uint4 staged[kTensorCoreWarps][kTileRows * S::kRowStride];
-  const int64_t warps = static_cast<int64_t>(gridDim.x) * kTensorCoreWarps;
   const int warp_in_block = static_cast<int>(threadIdx.x / kWarpSize);
-  const int64_t warp = static_cast<int64_t>(blockIdx.x) * kTensorCoreWarps + warp_in_block;
-  const int64_t begin = items * warp / warps, end = items * (warp + 1) / warps;
+  // The run of items this warp takes: its own, or (kTileGroup) its
+  // block's, of whose groups of tiles it takes tile warp_in_block.
+  constexpr int kGroup = kTileGroup<T, kTiles>;
+  const int64_t takers = kGroup == 1 ? static_cast<int64_t>(gridDim.x) * kTensorCoreWarps : gridDim.x;
+  const int64_t taker = kGroup == 1 ? static_cast<int64_t>(blockIdx.x) * kTensorCoreWarps + warp_in_block : blockIdx.x;
+  const int64_t begin = items * taker / takers, end = items * (taker + 1) / takers;
   const int lane = static_cast<int>(threadIdx.x % kWarpSize);
   const int g = lane / 4;
   const uint8_t* limit = p.weights + static_cast<int64_t>(p.rows) * p.row_bytes;
   uint4* rows = staged[warp_in_block];
-  TilePosition at{begin / steps, static_cast<int>(begin % steps), nullptr};
+  TilePosition<kGroup> at{begin / steps * kGroup + (kGroup == 1 ? 0 : warp_in_block), static_cast<int>(begin % steps),
+                          nullptr};
   at.start = p.weights + at.tile * kTileRows * p.row_bytes + static_cast<int64_t>(at.step) * S::kSpanBytes;
   // A codebook decoder's table, copied into shared memory while the
   // quantizer finishes (it is a constant). Against reading it from global
@@ -624,7 +672,7 @@ __global__ void __launch_bounds__(kTensorCoreThreads, kTiles == 1 ? kTensorCoreM
   }
   WaitForPreviousKernel();  // the activations are quantized and y is zero
   float acc[kTiles][4] = {};
-  TilePosition next_at = at;
+  TilePosition<kGroup> next_at = at;
   next_at.Advance(p, steps, S::kSpanBytes);
   // Rows g's and g + 8's starts relative to their tile's first row, modulo
   // 16 (the GEMV's places below).
@@ -741,9 +789,11 @@ cudaError_t LaunchTensorCoreKernel(const GemvParams& p, cudaStream_t stream) {
   int64_t resident = 0;
   if (const cudaError_t error = (ResidentBlocks<T, kTiles, kRowsAligned>(resident)); error != cudaSuccess) return error;
   constexpr int kStepChunks = kTileStepChunks<T, kTiles>;
+  constexpr int kGroup = kTileGroup<T, kTiles>;
   const int steps = (p.chunks + kStepChunks - 1) / kStepChunks;
-  const int64_t items = (static_cast<int64_t>(p.rows) + kTileRows - 1) / kTileRows * steps;
-  const int64_t wanted = (items + kTensorCoreWarps - 1) / kTensorCoreWarps;
+  const int64_t tiles = (static_cast<int64_t>(p.rows) + kTileRows - 1) / kTileRows;
+  const int64_t items = (tiles + kGroup - 1) / kGroup * steps;
+  const int64_t wanted = kGroup == 1 ? (items + kTensorCoreWarps - 1) / kTensorCoreWarps : items;
   const dim3 grid(static_cast<unsigned>(wanted < resident ? wanted : resident));
   return LaunchAfterPrevious(TensorCoreGemvKernel<T, kTiles, kRowsAligned>, grid, dim3(kTensorCoreThreads), stream, p,
                              items, steps);
