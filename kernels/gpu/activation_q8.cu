@@ -15,7 +15,7 @@ __device__ __forceinline__ int CodePlace(Q8Layout layout, int e) {
     case Q8Layout::kMmaTilePairs: return 8 * ((e & 15) >> 2) + 2 * (e & 3) + (e >> 4);
     case Q8Layout::kMmaTileStrided: return 8 * (e & 3) + 4 * (e >> 4) + ((e & 15) >> 2);
     case Q8Layout::kMmaTileStrided8: return 8 * (e & 3) + 4 * ((e >> 2) & 1) + (e >> 3);
-    default: return e;
+    default: return e;  // kRows, kMmaTileOctets
   }
 }
 
@@ -102,8 +102,7 @@ __device__ __forceinline__ void Quantize(const float* x, Q8Layout layout, int ac
   }
   const int lane = static_cast<int>(threadIdx.x % kWarpSize);
   const int64_t warps = static_cast<int64_t>(gridDim.x) * (blockDim.x / kWarpSize);
-  const bool tiles = layout == Q8Layout::kMmaTiles || layout == Q8Layout::kMmaTilePairs ||
-                     layout == Q8Layout::kMmaTileStrided || layout == Q8Layout::kMmaTileStrided8;
+  const bool tiles = layout != Q8Layout::kRows && layout != Q8Layout::kNibblePairs;
   const int64_t tile_runs = chunks * kQ8TileColumns;
   const int64_t runs = chunks * (tiles ? columns : activations);
   for (int64_t run = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / kWarpSize; run < runs;

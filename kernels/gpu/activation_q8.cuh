@@ -37,8 +37,13 @@ inline Q8Activations CarveWorkspace(void* workspace, int64_t k, int activations)
 //   elements 4i + t and 16 + 4i + t, for a tensor-core decoder that leaves
 //   its values in that order (frag_decode.cuh's kCodeStride 4);
 // - kMmaTileStrided8: the same with elements 8i + t and 8i + 4 + t
-//   (kCodeStride 8).
-enum class Q8Layout { kRows, kNibblePairs, kMmaTiles, kMmaTilePairs, kMmaTileStrided, kMmaTileStrided8 };
+//   (kCodeStride 8);
+// - kMmaTileOctets: kMmaTiles' runs, but giving thread t elements 8t..8t+7
+//   in order, for a tensor-core decoder that takes one eight-value
+//   codebook entry a thread (frag_decode.cuh's kWholeEntries).
+enum class Q8Layout {
+  kRows, kNibblePairs, kMmaTiles, kMmaTilePairs, kMmaTileStrided, kMmaTileStrided8, kMmaTileOctets
+};
 inline constexpr int kQ8TileColumns = 8;
 inline constexpr int kMaxGroupRuns = 8;
 

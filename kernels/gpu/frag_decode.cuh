@@ -95,6 +95,9 @@ __device__ __forceinline__ void LookupNibbleWord(uint32_t w, FragSlice& f) {
 //   elements 4i + t and 16 + 4i + t (4) or 8i + t and 8i + 4 + t (8)
 //   instead of 4t + i and 16 + 4t + i (0), paired with activations in the
 //   same order (Q8Layout::kMmaTileStrided, kMmaTileStrided8).
+// - kWholeEntries: thread t gets elements 8t..8t+3 in lo and 8t+4..8t+7
+//   in hi, one eight-value codebook entry, paired with activations in the
+//   same order (Q8Layout::kMmaTileOctets).
 // - kAlignedStagedWords: its Decode also takes its block's address modulo
 //   4, which the tensor-core kernel knows when compiled as it stages each
 //   row from a 4-byte boundary, and reads aligned words only. MXFP4's
@@ -131,7 +134,8 @@ __device__ __forceinline__ void LookupNibbleWord(uint32_t w, FragSlice& f) {
 //   instructions, so it keeps signed codes.
 struct FragDefaults {
   static constexpr bool kDefined = true, kShareScales = false, kSplitMins = false, kPairedCodes = false,
-                        kAlignedStagedWords = false, kIntegerMins = false, kIntegerScales = false;
+                        kAlignedStagedWords = false, kIntegerMins = false, kIntegerScales = false,
+                        kWholeEntries = false;
   static constexpr int kCodebookWords = 0, kCodeStride = 0;
   static constexpr float kMinPerScale = 0.0f;
 };
@@ -354,15 +358,18 @@ struct SharedScalesFrag : Frag {
 // T's decoder with a kCodeStride for the GEMV (defined beside FragBlock<T>).
 template <GgmlType T>
 struct StridedCodesFrag;
+// T's decoder with kWholeEntries for the GEMV (beside FragBlock<T>).
+template <GgmlType T>
+struct WholeEntriesFrag;
 
 // The decoder of a tensor-core kernel of type T with kTiles tiles of 8
 // activations: FragBlock<T>, but for the GEMV's (one tile) Fp4OffsetFrag
 // for MXFP4, Iq4CarriesFrag for IQ4_NL and IQ4_XS, StridedCodesFrag for
-// Q2_0 and Q1_0, and IQ1_M's and NVFP4's
-// sharing their scales (NVFP4, one A/B run on an H200, three rounds, batch
-// 8 GB/s: 1390-1395 decoding each thread's own, 1494-1496 shared). The
-// specializations of FragBlock (frag_decoders.cuh) must all be declared
-// before a kernel names a TileFrag.
+// Q2_0 and Q1_0, WholeEntriesFrag for IQ2_XXS and IQ1_S, and IQ1_M's and
+// NVFP4's sharing their scales (NVFP4, one A/B run on an H200, three
+// rounds, batch 8 GB/s: 1390-1395 decoding each thread's own, 1494-1496
+// shared). The specializations of FragBlock (frag_decoders.cuh) must all
+// be declared before a kernel names a TileFrag.
 template <GgmlType T>
 constexpr bool kSharesScalesInGemv = T == GgmlType::kIQ1_M || T == GgmlType::kNVFP4;
 template <GgmlType T, int kTiles>
@@ -370,8 +377,11 @@ using TileFrag = std::conditional_t<
     kTiles == 1 && T == GgmlType::kMXFP4, Fp4OffsetFrag,
     std::conditional_t<
         kTiles == 1 && (T == GgmlType::kIQ4_NL || T == GgmlType::kIQ4_XS), Iq4CarriesFrag<T>,
-        std::conditional_t<kTiles == 1 && (T == GgmlType::kQ2_0 || T == GgmlType::kQ1_0), StridedCodesFrag<T>,
-                           std::conditional_t<kTiles == 1 && kSharesScalesInGemv<T>, SharedScalesFrag<FragBlock<T>>,
-                                              FragBlock<T>>>>>;
+        std::conditional_t<
+            kTiles == 1 && (T == GgmlType::kQ2_0 || T == GgmlType::kQ1_0), StridedCodesFrag<T>,
+            std::conditional_t<kTiles == 1 && (T == GgmlType::kIQ2_XXS || T == GgmlType::kIQ1_S),
+                               WholeEntriesFrag<T>,
+                               std::conditional_t<kTiles == 1 && kSharesScalesInGemv<T>,
+                                                  SharedScalesFrag<FragBlock<T>>, FragBlock<T>>>>>>;
 
 }  // namespace vt::gpu

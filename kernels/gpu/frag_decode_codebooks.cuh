@@ -73,6 +73,29 @@ struct FragBlock<T::kIQ2_XXS> : FragDefaults {  // 66-byte blocks: 2-aligned
     f.d[0] = AlignedHalfAt(b) * 0.125f;
   }
 };
+// IQ2_XXS for the tensor-core GEMV (kWholeEntries): thread t takes entry t
+// of the chunk whole, so each entry's index and signs are worked out once
+// instead of by two threads for half of it each. On an H200 (two A/B runs,
+// three rounds each) batch 8 went from 839-847 to 938-939 GB/s and from
+// 846-854 to 946-947; IQ1_S's (below) from 788-790 to 864-866. The same
+// for IQ3_XXS and IQ3_S (entries 2t and 2t + 1, one sign field) moved
+// them within 0.5%, and the types with a scale per 16 values (IQ2_XS,
+// IQ2_S, IQ1_M) cannot take it: a thread's lo must lie in the chunk's
+// first 16 values.
+template <>
+struct WholeEntriesFrag<T::kIQ2_XXS> : FragBlock<T::kIQ2_XXS> {
+  static constexpr bool kWholeEntries = true;
+  template <LoadMode S>
+  __device__ static void DecodeIntegerScale(const uint8_t* b, int j, int t, const uint32_t* grid, FragSlice& f) {
+    const uint32_t indices = WordAt2<S>(b + 2 + 8 * j), signs = WordAt2<S>(b + 6 + 8 * j);
+    const uint2 entry = reinterpret_cast<const uint2*>(grid)[(indices >> (8 * t)) & 0xFFu];
+    const uint32_t eight = IqSigns((signs >> (7 * t)) & 127u);
+    f.lo = SignedGridQuad(entry.x, eight);
+    f.hi = SignedGridQuad(entry.y, eight >> 4);
+    f.iscale = static_cast<int>(2 * (signs >> 28) + 1);
+    f.d[0] = AlignedHalfAt(b) * 0.125f;
+  }
+};
 // IQ2_XS / IQ2_S: one 4-bit scale per half of the chunk, d (0.5 + s) / 4.
 __device__ __forceinline__ void SetIq2HalfScales(float d, uint32_t scales, FragSlice& f) {
   f.d[0] = d * (0.5f + F(static_cast<int>(scales & 15u))) * 0.25f;
@@ -185,9 +208,26 @@ struct FragBlock<T::kIQ1_S> : FragDefaults {  // 50-byte blocks: 2-aligned
     };
     f.lo = quad(t / 2);
     f.hi = quad(2 + t / 2);
+    Scale(b, qh, f);
+  }
+  // The chunk's scale and min, from its 16-bit qh word.
+  __device__ static void Scale(const uint8_t* b, uint32_t qh, FragSlice& f) {
     const float dl = AlignedHalfAt(b) * F(static_cast<int>(2 * ((qh >> 12) & 7u) + 1));
     f.d[0] = dl;
     f.m[0] = (qh & 0x8000u) ? dl * kIq1Delta : -dl * kIq1Delta;
+  }
+};
+// IQ1_S for the tensor-core GEMV (kWholeEntries, as IQ2_XXS's).
+template <>
+struct WholeEntriesFrag<T::kIQ1_S> : FragBlock<T::kIQ1_S> {
+  static constexpr bool kWholeEntries = true;
+  template <LoadMode S>
+  __device__ static void Decode(const uint8_t* b, int j, int t, const uint32_t* grid, FragSlice& f) {
+    const uint32_t qh = AlignedU16At(b + 34 + 2 * j);
+    const uint2 entry = reinterpret_cast<const uint2*>(grid)[b[2 + 4 * j + t] | (((qh >> (3 * t)) & 7u) << 8)];
+    f.lo = static_cast<int>(entry.x);
+    f.hi = static_cast<int>(entry.y);
+    Scale(b, qh, f);
   }
 };
 // IQ1_M: per entry 8 grid + 8 delta (delta +-1/8 per entry, so odd codes in

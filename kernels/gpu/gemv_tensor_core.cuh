@@ -874,6 +874,7 @@ constexpr Q8Layout TensorCoreGemvLayout() {
     if (TileFrag<T, 1>::kPairedCodes) return Q8Layout::kMmaTilePairs;
     if (TileFrag<T, 1>::kCodeStride == 4) return Q8Layout::kMmaTileStrided;
     if (TileFrag<T, 1>::kCodeStride == 8) return Q8Layout::kMmaTileStrided8;
+    if (TileFrag<T, 1>::kWholeEntries) return Q8Layout::kMmaTileOctets;
   }
   return Q8Layout::kMmaTiles;
 }
