@@ -24,6 +24,14 @@ __device__ __forceinline__ int Q8Code(float v, float amax) {
   return amax == 0.0f ? 0 : static_cast<int>(roundf(v * (127.0f / amax)));
 }
 
+// The sums of a run's first 16 codes (.x) and last 16 (.y), in every lane;
+// q is this lane's code, lane i holding element i.
+__device__ __forceinline__ int2 HalfSums(int q) {
+  const int half = GroupSum<16>(q);  // lanes 0..15: the first 16 codes; 16..31: the last 16
+  const int other = ShuffleXor(half, 16);
+  return threadIdx.x % kWarpSize < 16 ? make_int2(half, other) : make_int2(other, half);
+}
+
 // Four sums of 16 codes (|sum| <= 16 * 127), each split into two int8
 // limbs: sum = 128 * high + low, low = sum & 127 in byte i of `low`, high
 // = sum >> 7 (-16 .. 15) in byte i of `high`.
@@ -67,13 +75,11 @@ __device__ __forceinline__ void QuantizeGroups(const float* x, Q8Layout layout, 
       const int q = Q8Code(v[g], amax);
       const int64_t run = tile * tile_runs + (first_chunk + g) * kQ8TileColumns + column;
       out.codes[run * kWarpSize + CodePlace(layout, lane)] = static_cast<int8_t>(q);
-      const int half = GroupSum<16>(q);  // lanes 0..15: the run's first 16 codes; 16..31: the last 16
-      const int other = ShuffleXor(half, 16);
-      const int first = lane < 16 ? half : other, second = lane < 16 ? other : half;
-      sum += first + second;
+      const int2 halves = HalfSums(q);
+      sum += halves.x + halves.y;
       if (g / 2 == lane && 2 * lane + 1 < group_runs) {
-        limbs.Put(2 * (g % 2), first);
-        limbs.Put(2 * (g % 2) + 1, second);
+        limbs.Put(2 * (g % 2), halves.x);
+        limbs.Put(2 * (g % 2) + 1, halves.y);
       }
     }
     if (lane < group_runs) {
@@ -118,11 +124,10 @@ __device__ __forceinline__ void Quantize(const float* x, Q8Layout layout, int ac
     const float d = amax / 127.0f;
     const int q = Q8Code(v, amax);
     out.codes[run * kWarpSize + CodePlace(layout, lane)] = static_cast<int8_t>(q);
-    const int half_sum = GroupSum<16>(q);
-    const int upper_sum = ShuffleXor(half_sum, 16);
+    const int2 halves = HalfSums(q);
     if (lane == 0) {
-      out.scales[run] = make_float4(d, d * static_cast<float>(half_sum + upper_sum), d * static_cast<float>(half_sum),
-                                    d * static_cast<float>(upper_sum));
+      out.scales[run] = make_float4(d, d * static_cast<float>(halves.x + halves.y), d * static_cast<float>(halves.x),
+                                    d * static_cast<float>(halves.y));
     }
   }
 }
