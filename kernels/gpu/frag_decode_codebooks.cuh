@@ -69,7 +69,12 @@ struct FragBlock<T::kIQ2_XXS> : FragDefaults {  // 66-byte blocks: 2-aligned
   }
   template <LoadMode S>
   __device__ static void DecodeIntegerScale(const uint8_t* b, int j, int t, const uint32_t* grid, FragSlice& f) {
-    f.iscale = static_cast<int>(2 * (SignedCodes<S>(b, j, t, grid, f) >> 28) + 1);
+    IntegerScale(b, SignedCodes<S>(b, j, t, grid, f), f);
+  }
+  // The chunk's integer scale and the block's factor, from its sign and
+  // scale word.
+  __device__ static void IntegerScale(const uint8_t* b, uint32_t signs, FragSlice& f) {
+    f.iscale = static_cast<int>(2 * (signs >> 28) + 1);
     f.d[0] = AlignedHalfAt(b) * 0.125f;
   }
 };
@@ -92,8 +97,7 @@ struct WholeEntriesFrag<T::kIQ2_XXS> : FragBlock<T::kIQ2_XXS> {
     const uint32_t eight = IqSigns((signs >> (7 * t)) & 127u);
     f.lo = SignedGridQuad(entry.x, eight);
     f.hi = SignedGridQuad(entry.y, eight >> 4);
-    f.iscale = static_cast<int>(2 * (signs >> 28) + 1);
-    f.d[0] = AlignedHalfAt(b) * 0.125f;
+    IntegerScale(b, signs, f);
   }
 };
 // IQ2_XS / IQ2_S: one 4-bit scale per half of the chunk, d (0.5 + s) / 4.
