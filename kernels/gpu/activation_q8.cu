@@ -91,11 +91,29 @@ __device__ __forceinline__ void QuantizeGroups(const float* x, Q8Layout layout, 
 }
 
 // The quantizer's body; kReleaseAfterWait: see activation_q8.cuh.
+// Asks L2 for this block's share of x (the grid's blocks share it out in
+// whole 128-byte lines), before the wait: x is then in L2 when the block
+// reads it, not behind the weights the GEMV before streamed through L2.
+// On an H200 (three A/B runs in one session, three rounds each, expert
+// GEMV GB/s, without against with): default call IQ4_NL 2778-2793 /
+// 2797-2824, IQ4_XS 2765-2778 / 2788-2799, MXFP4 2708-2728 / 2741-2749 in
+// one, level to +1.5% in the other two; settled ids +0.5-2%; batch 1 and
+// batch 8 within 1% either way (docs/BENCHMARKS.md).
+__device__ __forceinline__ void PrefetchShareOfX(const float* x, int activations, int64_t chunks) {
+  if (threadIdx.x != 0) return;
+  const int64_t bytes = static_cast<int64_t>(activations) * chunks * kWarpSize * static_cast<int64_t>(sizeof(float));
+  const int64_t share = (bytes / gridDim.x + 127) / 128 * 128;
+  const int64_t begin = min(bytes, share * blockIdx.x), end = min(bytes, share * (blockIdx.x + 1));
+  const uint8_t* base = reinterpret_cast<const uint8_t*>(x);
+  PrefetchToL2(base + begin, base + end);
+}
+
 template <bool kReleaseAfterWait>
 __device__ __forceinline__ void Quantize(const float* x, Q8Layout layout, int activations, int columns, int64_t chunks,
                                          int group_runs, Q8Activations out, float* clear, int64_t clear_count) {
   // The GEMV may launch now (or after the wait); it waits for this grid before reading `out`.
   if constexpr (!kReleaseAfterWait) StartDependentKernel();
+  PrefetchShareOfX(x, activations, chunks);
   WaitForPreviousKernel();  // whatever ran before (the last GEMV reading `out`, or x's writer) is done
   if constexpr (kReleaseAfterWait) StartDependentKernel();
   const int64_t threads = static_cast<int64_t>(gridDim.x) * blockDim.x;
