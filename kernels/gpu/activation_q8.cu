@@ -90,10 +90,10 @@ __device__ __forceinline__ void QuantizeGroups(const float* x, Q8Layout layout, 
   }
 }
 
-// The quantizer's body; kReleaseAfterWait: see activation_q8.cuh.
-// Asks L2 for this block's share of x (the grid's blocks share it out in
-// whole 128-byte lines), before the wait: x is then in L2 when the block
-// reads it, not behind the weights the GEMV before streamed through L2.
+// Asks L2 for this block's share of x (the grid's blocks split it in
+// shares of whole multiples of 128 bytes), before the wait: x is then in
+// L2 when the block reads it, not behind the weights the GEMV before
+// streamed through L2.
 // On an H200 (three A/B runs in one session, three rounds each, expert
 // GEMV GB/s, without against with): default call IQ4_NL 2778-2793 /
 // 2797-2824, IQ4_XS 2765-2778 / 2788-2799, MXFP4 2708-2728 / 2741-2749 in
@@ -108,6 +108,7 @@ __device__ __forceinline__ void PrefetchShareOfX(const float* x, int activations
   PrefetchToL2(base + begin, base + end);
 }
 
+// The quantizer's body; kReleaseAfterWait: see activation_q8.cuh.
 template <bool kReleaseAfterWait>
 __device__ __forceinline__ void Quantize(const float* x, Q8Layout layout, int activations, int columns, int64_t chunks,
                                          int group_runs, Q8Activations out, float* clear, int64_t clear_count) {
