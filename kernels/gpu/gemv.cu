@@ -291,7 +291,7 @@ __device__ __forceinline__ void DirectRows(const GemvParams& p, const uint8_t* c
   }
   // Without a pragma the compiler unrolls as it sees fit, which is not
   // what "#pragma unroll 1" asks for.
-  constexpr int kUnroll = kDirectRowsUnroll<T, N, kEarly>;
+  constexpr int kUnroll = kDirectRowsUnroll<T, R, N, kEarly>;
   if constexpr (kUnroll > 1) {
 #pragma unroll kUnroll
     for (int ch = first; ch < p.chunks; ch += kWarpSize) DirectChunk<T, R, kMode>(p, row_begin, limit, ch, acc, codebook);

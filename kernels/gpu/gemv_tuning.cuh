@@ -86,9 +86,21 @@ constexpr int kGemvRowsAtBatchOne = T == GgmlType::kQ6_K ? 3 : kGemvRowsAtFewAct
 // so they take 3 (their batch-1 kernel, kGemvRowsAtBatchOne); Q4_K
 // (3058-3077 / 2669-2684), Q6_K, Q8_0, Q4_1, Q5_0, Q5_1 and NVFP4 lost
 // 2-35%, and 1 row lost for every type (MXFP4 2300-2306, Q4_0 2579-2602).
+// Q4_0 then took 6 rows, its loop unrolled by two (kDirectRowsUnroll),
+// which fit its 80 registers without spills; 6 rows put its 8 x 2048-row
+// call in one wave of resident blocks on an H200 (688 blocks of 4 warps,
+// room for 792).
+// On an H200 (two A/B runs, three rounds each, expert GEMV default /
+// GEMV alone, 3 rows against 6 rows unrolled): 3029-3036 / 3337-3340
+// against 3254-3269 / 3603-3605, and 3047-3060 / 3373-3392 against
+// 3304-3319 / 3652-3668; 6 rows rolled gave 3141-3164 / 3448-3469. The
+// same 6 rows spilled (32-208 bytes of stack) and lost 9-45% for IQ4_NL,
+// IQ4_XS, MXFP4, Q4_K, Q5_K and Q5_0; so did 6 or 8 rows at four blocks a
+// SM, and 4 rows (docs/BENCHMARKS.md, the twenty-third session).
 template <GgmlType T>
-constexpr int kExpertGemvRows = T == GgmlType::kQ5_K || T == GgmlType::kQ2_K || T == GgmlType::kIQ4_NL ||
-                                        T == GgmlType::kQ4_0 || T == GgmlType::kIQ4_XS || T == GgmlType::kMXFP4
+constexpr int kExpertGemvRows = T == GgmlType::kQ4_0 ? 6
+                                : T == GgmlType::kQ5_K || T == GgmlType::kQ2_K || T == GgmlType::kIQ4_NL ||
+                                        T == GgmlType::kIQ4_XS || T == GgmlType::kMXFP4
                                     ? 3
                                     : kFewRows;
 
@@ -208,10 +220,13 @@ constexpr bool kStagedAtFewRows = T == GgmlType::kQ4_1;
 // 2796-2814, a shared quantizer 2871-2903 / 2904-2918, the GEMV alone
 // 2978-3016 / 3018-3039, but unsettled ids (its expert GEMV then waits
 // first) 2721-2756 / 2698-2723; batch 1 level (3393-3395 / 3389-3395).
-template <GgmlType T, int N, bool kEarly>
+// Q4_0's 6-row expert kernel (kExpertGemvRows) unrolls by 2 as well; its
+// 3-row batch-1 kernel keeps the loop rolled.
+template <GgmlType T, int R, int N, bool kEarly>
 constexpr int kDirectRowsUnroll =
     N == 1 && (T == GgmlType::kQ4_K || T == GgmlType::kIQ4_NL || T == GgmlType::kQ5_0 || T == GgmlType::kIQ2_XXS ||
-               T == GgmlType::kQ1_0 || T == GgmlType::kMXFP4 || (T == GgmlType::kIQ4_XS && kEarly))
+               T == GgmlType::kQ1_0 || T == GgmlType::kMXFP4 || (T == GgmlType::kIQ4_XS && kEarly) ||
+               (T == GgmlType::kQ4_0 && R == kExpertGemvRows<T>))
         ? 2
         : 1;
 
