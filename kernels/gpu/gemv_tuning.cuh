@@ -94,7 +94,7 @@ constexpr int kGemvRowsAtBatchOne = T == GgmlType::kQ6_K ? 3 : kGemvRowsAtFewAct
 // GEMV alone, 3 rows against 6 rows unrolled): 3029-3036 / 3337-3340
 // against 3254-3269 / 3603-3605, and 3047-3060 / 3373-3392 against
 // 3304-3319 / 3652-3668; 6 rows rolled gave 3141-3164 / 3448-3469. The
-// same 6 rows spilled (32-208 bytes of stack) and lost 9-45% for IQ4_NL,
+// same 6 rows spilled (32-216 bytes of stack) and lost 9-45% for IQ4_NL,
 // IQ4_XS, MXFP4, Q4_K, Q5_K and Q5_0; so did 6 or 8 rows at four blocks a
 // SM, and 4 rows (docs/BENCHMARKS.md, the twenty-third session).
 template <GgmlType T>
