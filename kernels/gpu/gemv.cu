@@ -5,8 +5,9 @@
 // (span_stage.cuh), chosen per type; the plain floats are read 8 values a
 // lane. Expert GEMV is the same kernel with one grid row per selected
 // expert. Larger batches of the types with a fragment decoder run on
-// tensor cores instead (gemv_tensor_core.cuh), as does their GEMM
-// (LaunchInt8Gemm below). The per-type choices are in gemv_tuning.cuh.
+// tensor cores instead (gemv_tensor_core.cuh), as do their GEMM
+// (LaunchInt8Gemm below) and a few types' expert GEMV. The per-type
+// choices are in gemv_tuning.cuh.
 #include <limits>
 #include <utility>
 
@@ -397,8 +398,13 @@ template <GgmlType T>
 LaunchStatus LaunchGemv(GemvParams p, int activations, int slots, void* workspace, cudaStream_t stream,
                         const char* entry, ExpertInputs inputs = {}) {
   static_assert(kTensorCoreGroupRuns<T> <= kMaxGroupRuns, "a group a warp can quantize");
-  const bool tensor_cores = kTensorCoreGemv<T> && p.ids == nullptr && p.batch >= kTensorCoreMinBatch<T> &&
-                            p.row_bytes <= std::numeric_limits<int>::max();
+  // An expert GEMV takes the tensor cores with its own quantizer only (the
+  // quantizer zeroes y, which the kernel adds into; QuantizeExpertActivations
+  // leaves the dp4a layout), its activations in one tile.
+  const bool tensor_core_expert =
+      kTensorCoreExpertGemv<T> && !inputs.x_quantized && activations <= kQ8TileColumns;
+  const bool tensor_cores = kTensorCoreGemv<T> && p.row_bytes <= std::numeric_limits<int>::max() &&
+                            (p.ids == nullptr ? p.batch >= kTensorCoreMinBatch<T> : tensor_core_expert);
   // An expert GEMV of a type that reads W before its wait in the plain
   // GEMV reads its ids and weights early too: with settled ids behind a
   // quantizer (if any) that releases it at once, as there; otherwise behind
@@ -408,10 +414,12 @@ LaunchStatus LaunchGemv(GemvParams p, int activations, int slots, void* workspac
       p.ids != nullptr && kEarlyWeightsGemv<T> && (inputs.ids_settled || !inputs.x_quantized);
   if constexpr (kUsesIntegerGemv<T>) {
     cudaError_t queued = cudaSuccess;
-    if (tensor_cores) {  // it adds into y
+    if (tensor_cores) {  // it adds into y ([slots][rows] for an expert GEMV)
+      // Its kernel reads an expert's id before its wait, so with ids not
+      // settled the quantizer releases it only after its own wait.
       queued = QueueQuantizer(p, kTensorCoreGemvLayout<T>, activations, kQ8TileColumns,
-                              static_cast<int64_t>(p.batch) * p.rows, workspace, stream, false,
-                              kTensorCoreGroupRuns<T>);
+                              static_cast<int64_t>(p.ids == nullptr ? p.batch : slots) * p.rows, workspace, stream,
+                              p.ids != nullptr && !inputs.ids_settled, kTensorCoreGroupRuns<T>);
     } else if (inputs.x_quantized) {
       p.xq = CarveWorkspace(workspace, static_cast<int64_t>(p.chunks) * 32, activations);
     } else {
@@ -422,7 +430,14 @@ LaunchStatus LaunchGemv(GemvParams p, int activations, int slots, void* workspac
   }
   if constexpr (kTensorCoreGemv<T>) {
     if (tensor_cores) {
-      if (const cudaError_t launched = LaunchTensorCoreGemv<T, 1>(p, stream); launched != cudaSuccess) {
+      cudaError_t launched = cudaSuccess;
+      if constexpr (kTensorCoreExpertGemv<T>) {
+        launched = p.ids != nullptr ? LaunchTensorCoreGemv<T, 1, true>(p, stream, slots)
+                                    : LaunchTensorCoreGemv<T, 1>(p, stream);
+      } else {
+        launched = LaunchTensorCoreGemv<T, 1>(p, stream);
+      }
+      if (launched != cudaSuccess) {
         return {std::string(entry) + ": launch failed: " + cudaGetErrorString(launched)};
       }
       return LastLaunch(entry);

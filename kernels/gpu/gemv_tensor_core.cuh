@@ -8,7 +8,8 @@
 // thread decodes only its quarter of a chunk (frag_decode.cuh) from there
 // into the A operand. The GEMM (gemv.cu's LaunchInt8Gemm) runs the same
 // kernel with up to kTiles = 8 tiles of 8 activations, each decoded chunk
-// multiplied with all of them.
+// multiplied with all of them; the expert GEMV of kTensorCoreExpertGemv's
+// types runs it with one grid row per slot (kExpert).
 //
 // Work is split evenly over the resident warps: the rows' tiles times their
 // steps (of kTileStepChunks chunks) form one sequence of items, and each
@@ -409,6 +410,22 @@ __device__ __forceinline__ void AddTile(const GemvParams& p, int64_t tile, int c
   }
 }
 
+// The same for an expert GEMV (kExpert): the thread's sums for tile `tile`
+// of the slot's (blockIdx.y's) rows that belong to the slot's activation,
+// column 0 of the tile with a shared x and column `slot` otherwise, into
+// the slot's y; NaN for a bad id.
+__device__ __forceinline__ void AddExpertTile(const GemvParams& p, int64_t tile, bool bad_id, const float (&acc)[4]) {
+  const int lane = static_cast<int>(threadIdx.x % kWarpSize);
+  const int g = lane / 4, t = lane % 4;
+  const int column = p.x_slot_stride == 0 ? 0 : static_cast<int>(blockIdx.y);
+  float* y = p.y + blockIdx.y * p.y_slot_stride;
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    const int64_t row = tile * kTileRows + g + 8 * (i / 2);
+    if (2 * t + i % 2 == column && row < p.rows) atomicAdd(y + row, bad_id ? __int_as_float(0x7FC00000) : acc[i]);
+  }
+}
+
 // A warp's step: kStepChunks chunks of each of its tile's 16 rows, staged
 // through shared memory. Each row's run of blocks is read as whole 16-byte
 // pieces (P per row, the run's first piece aligned down), spread over the
@@ -626,10 +643,23 @@ constexpr int kTileGroup = TileGroup<T, kTiles>();
 // kRowsAligned: every row starts at a 4-byte boundary (RowsStartAligned),
 // so a decoder with kAlignedStagedWords reads its staged spans as they
 // are, with no realignment.
-template <GgmlType T, int kTiles, bool kRowsAligned = false>
+// kExpert (kTiles 1): an expert GEMV, one grid row (blockIdx.y) per slot,
+// each over its expert's rows (`items` and `steps` are one expert's) and
+// its activation's column of the tile (AddExpertTile). It reads its id
+// before its wait for the quantizer, as the dp4a kernel's early loads do
+// (kEarlyWeightsGemv states what that asks of the launch).
+template <GgmlType T, int kTiles, bool kRowsAligned = false, bool kExpert = false>
 __global__ void __launch_bounds__(kTensorCoreThreads, kTiles == 1 ? kTensorCoreMinBlocks<T> : kGemmMinBlocks<T>)
     TensorCoreGemvKernel(GemvParams p, int64_t items, int steps) {
+  static_assert(!kExpert || kTiles == 1, "an expert GEMV has one activation a slot");
   StartDependentKernel();  // the next launch may queue behind this grid; it waits for it to finish
+  // A bad id's slot reads the tower's first expert, whose sums it drops.
+  bool bad_id = false;
+  if constexpr (kExpert) {
+    const int32_t id = LoadFromL2(p.ids + blockIdx.y);
+    bad_id = id < 0 || id >= p.experts;
+    if (!bad_id) p.weights += static_cast<int64_t>(id) * p.expert_bytes;
+  }
   constexpr int kStepChunks = kTileStepChunks<T, kTiles>;
   using S = TileStep<T, kStepChunks>;
   __shared__ uint4 staged[kTensorCoreWarps][kTileRows * S::kRowStride];
@@ -744,7 +774,11 @@ __global__ void __launch_bounds__(kTensorCoreThreads, kTiles == 1 ? kTensorCoreM
 #pragma unroll
       for (int c = 0; c < kTiles; ++c) {
         if (!TileInBatch(p, c)) break;
-        AddTile(p, at.tile, c * kQ8TileColumns, acc[c]);
+        if constexpr (kExpert) {
+          AddExpertTile(p, at.tile, bad_id, acc[c]);
+        } else {
+          AddTile(p, at.tile, c * kQ8TileColumns, acc[c]);
+        }
 #pragma unroll
         for (int i = 0; i < 4; ++i) acc[c][i] = 0.0f;
       }
@@ -757,7 +791,7 @@ __global__ void __launch_bounds__(kTensorCoreThreads, kTiles == 1 ? kTensorCoreM
 // How many blocks of TensorCoreGemvKernel<T, kTiles> fit on the current
 // device at once (SMs x blocks per SM). Asked of the runtime once per
 // device, not on every launch of a decode loop.
-template <GgmlType T, int kTiles, bool kRowsAligned>
+template <GgmlType T, int kTiles, bool kRowsAligned, bool kExpert>
 cudaError_t ResidentBlocks(int64_t& resident) {
   constexpr int kCachedDevices = 64;
   static std::atomic<int64_t> known[kCachedDevices] = {};  // 0: not asked yet
@@ -767,8 +801,8 @@ cudaError_t ResidentBlocks(int64_t& resident) {
   if (device < kCachedDevices && (resident = known[device].load(std::memory_order_relaxed)) > 0) return cudaSuccess;
   error = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
   if (error == cudaSuccess) {
-    error = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, TensorCoreGemvKernel<T, kTiles, kRowsAligned>,
-                                                          kTensorCoreThreads, 0);
+    error = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &per_sm, TensorCoreGemvKernel<T, kTiles, kRowsAligned, kExpert>, kTensorCoreThreads, 0);
   }
   if (error != cudaSuccess) return error;
   resident = static_cast<int64_t>(sms) * (per_sm > 0 ? per_sm : 1);
@@ -781,22 +815,26 @@ inline bool RowsStartAligned(const GemvParams& p) {
   return (reinterpret_cast<uintptr_t>(p.weights) | static_cast<uintptr_t>(p.row_bytes)) % 4 == 0;
 }
 
-// Launches TensorCoreGemvKernel<T, kTiles, kRowsAligned> over p
+// Launches TensorCoreGemvKernel<T, kTiles, kRowsAligned, kExpert> over p
 // (activations already queued for quantization, with y cleared): as many
-// blocks as fit on the device at once, at most one warp per item.
-template <GgmlType T, int kTiles, bool kRowsAligned>
-cudaError_t LaunchTensorCoreKernel(const GemvParams& p, cudaStream_t stream) {
+// blocks as fit on the device at once, at most one warp per item; an
+// expert GEMV's `slots` grid rows share them.
+template <GgmlType T, int kTiles, bool kRowsAligned, bool kExpert>
+cudaError_t LaunchTensorCoreKernel(const GemvParams& p, int slots, cudaStream_t stream) {
   int64_t resident = 0;
-  if (const cudaError_t error = (ResidentBlocks<T, kTiles, kRowsAligned>(resident)); error != cudaSuccess) return error;
+  if (const cudaError_t error = (ResidentBlocks<T, kTiles, kRowsAligned, kExpert>(resident)); error != cudaSuccess) {
+    return error;
+  }
+  resident = resident / slots > 0 ? resident / slots : 1;
   constexpr int kStepChunks = kTileStepChunks<T, kTiles>;
   constexpr int kGroup = kTileGroup<T, kTiles>;
   const int steps = (p.chunks + kStepChunks - 1) / kStepChunks;
   const int64_t tiles = (static_cast<int64_t>(p.rows) + kTileRows - 1) / kTileRows;
   const int64_t items = (tiles + kGroup - 1) / kGroup * steps;
   const int64_t wanted = kGroup == 1 ? (items + kTensorCoreWarps - 1) / kTensorCoreWarps : items;
-  const dim3 grid(static_cast<unsigned>(wanted < resident ? wanted : resident));
-  return LaunchAfterPrevious(TensorCoreGemvKernel<T, kTiles, kRowsAligned>, grid, dim3(kTensorCoreThreads), stream, p,
-                             items, steps);
+  const dim3 grid(static_cast<unsigned>(wanted < resident ? wanted : resident), static_cast<unsigned>(slots));
+  return LaunchAfterPrevious(TensorCoreGemvKernel<T, kTiles, kRowsAligned, kExpert>, grid, dim3(kTensorCoreThreads),
+                             stream, p, items, steps);
 }
 
 // The tensor-core GEMV or GEMM of p: a decoder with kAlignedStagedWords
@@ -806,12 +844,15 @@ cudaError_t LaunchTensorCoreKernel(const GemvParams& p, cudaStream_t stream) {
 // three and four rounds, realigning against not) MXFP4's batch 8 went from
 // 1821-1829 to 1994-1999 and from 1843-1847 to 2014-2022 GB/s, its GEMM at
 // batch 64 from 77.0-77.4 to 78.1-79.1 TFLOP/s.
-template <GgmlType T, int kTiles>
-cudaError_t LaunchTensorCoreGemv(const GemvParams& p, cudaStream_t stream) {
+// An expert GEMV (kExpert) runs `slots` of them, each over its expert's rows
+// (every expert starts at a 4-byte boundary where rows do: its bytes are
+// rows x row_bytes).
+template <GgmlType T, int kTiles, bool kExpert = false>
+cudaError_t LaunchTensorCoreGemv(const GemvParams& p, cudaStream_t stream, int slots = 1) {
   if constexpr (TileFrag<T, kTiles>::kAlignedStagedWords) {
-    if (RowsStartAligned(p)) return LaunchTensorCoreKernel<T, kTiles, true>(p, stream);
+    if (RowsStartAligned(p)) return LaunchTensorCoreKernel<T, kTiles, true, kExpert>(p, slots, stream);
   }
-  return LaunchTensorCoreKernel<T, kTiles, false>(p, stream);
+  return LaunchTensorCoreKernel<T, kTiles, false, kExpert>(p, slots, stream);
 }
 
 // The batch from which a type's GEMV takes the tensor cores: where this
@@ -867,6 +908,20 @@ constexpr int kTensorCoreMinBatch = TensorCoreMinBatch<T>();
 template <GgmlType T>
 constexpr bool kTensorCoreGemv = kHasFragDecoder<T>;
 
+// Types whose expert GEMV runs on the tensor cores too (kExpert; not with
+// x_quantized, see LaunchGemv), where that measured faster than the dp4a
+// kernel of gemv.cu. On an H200 (one A/B run, three rounds, 8 of 256
+// experts of 2048 x 7168, expert GEMV GB/s, default call / settled ids,
+// dp4a against tensor cores): TQ1_0 560-562 / 560-562 against 936-944 /
+// 915-919; Q2_0 1344-1347 / 1344-1348 against 1397-1403 / 1351-1358 (left
+// out: level with settled ids, for two more kernels to compile); TQ2_0
+// (1494-1506 against 1350-1353), Q2_K, Q3_K, IQ3_S and IQ3_XXS lost
+// 9-17%, Q1_0 1%. Each warp of the expert kernel gets about half the steps
+// it gets in the plain GEMV of a large matrix, and a call's fixed costs
+// weigh more against an expert's 16 MB or less.
+template <GgmlType T>
+constexpr bool kTensorCoreExpertGemv = kTensorCoreGemv<T> && T == GgmlType::kTQ1_0;
+
 // The activation layout the GEMV's kernel (one tile) reads.
 template <GgmlType T>
 constexpr Q8Layout TensorCoreGemvLayout() {
@@ -886,14 +941,17 @@ constexpr Q8Layout kTensorCoreGemvLayout = TensorCoreGemvLayout<T>();
 template <GgmlType T>
 constexpr bool kTensorCoreGemv = false;
 template <GgmlType T>
+constexpr bool kTensorCoreExpertGemv = false;
+template <GgmlType T>
 constexpr int kTensorCoreMinBatch = 1 << 30;
 template <GgmlType T>
 constexpr Q8Layout kTensorCoreGemvLayout = Q8Layout::kMmaTiles;
 template <GgmlType T>
 constexpr int kTensorCoreGroupRuns = 1;
 
-template <GgmlType T, int kTiles>
-cudaError_t LaunchTensorCoreGemv(const GemvParams&, cudaStream_t);  // not defined: no type takes it on HIP
+// Not defined: no type takes it on HIP.
+template <GgmlType T, int kTiles, bool kExpert = false>
+cudaError_t LaunchTensorCoreGemv(const GemvParams&, cudaStream_t, int slots = 1);
 
 #endif
 

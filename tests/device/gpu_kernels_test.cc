@@ -306,8 +306,9 @@ TEST_CASE("expert GEMV computes the selected experts in one launch; a bad id giv
   constexpr int64_t kExperts = 16, kRows = 19;
   const std::vector<int32_t> ids = {3, 15, 3, 0, 99, -1, 7};
   const int count = static_cast<int>(ids.size());
+  // TQ1_0 runs on the tensor cores (but with x_quantized).
   for (GgmlType type : {GgmlType::kQ4_K, GgmlType::kQ8_0, GgmlType::kMXFP4, GgmlType::kIQ2_XXS, GgmlType::kIQ1_M,
-                        GgmlType::kF16, GgmlType::kBF16}) {
+                        GgmlType::kTQ1_0, GgmlType::kF16, GgmlType::kBF16}) {
     // 128 chunks a row or more: each lane takes several chunks of a row.
     const int64_t k = 4 * std::max<int64_t>(1024, gpu::KernelBlockValues(type));
     const std::vector<uint8_t> tower = testing::RandomBlocks(type, kExperts * kRows * k, rng);
@@ -343,8 +344,8 @@ TEST_CASE("expert GEMV computes the selected experts in one launch; a bad id giv
             continue;
           }
           const float* w_row = w_values.data() + (ids[s] * kRows + r) * k;
-          const testing::Expected e =
-              testing::ExpectedDot(w_row, x.data() + (shared_x ? 0 : s * k), k, gpu::UsesIntegerGemv(type));
+          const testing::Expected e = testing::ExpectedDot(w_row, x.data() + (shared_x ? 0 : s * k), k,
+                                                           gpu::UsesIntegerGemv(type), testing::ActivationRun(type));
           failures += std::fabs(g - e.value) <= e.tolerance ? 0 : 1;
         }
       }
@@ -399,6 +400,10 @@ TEST_CASE("expert GEMV reads the ids the kernel just before it wrote, or settled
   }
   cases.emplace_back(GgmlType::kQ3_K, IdsFeed::kSettled);
   cases.emplace_back(GgmlType::kIQ2_XXS, IdsFeed::kSettledSharedQuantizer);
+  // On the tensor cores (but with x_quantized).
+  for (IdsFeed feed : {IdsFeed::kWrittenJustBefore, IdsFeed::kSettled, IdsFeed::kSettledSharedQuantizer}) {
+    cases.emplace_back(GgmlType::kTQ1_0, feed);
+  }
   for (const auto& [type, feed] : cases) {
     CAPTURE(NameOf(type), static_cast<int>(feed));
     const int64_t k = 4 * std::max<int64_t>(1024, gpu::KernelBlockValues(type));
@@ -435,7 +440,8 @@ TEST_CASE("expert GEMV reads the ids the kernel just before it wrote, or settled
       for (int s = 0; s < kCount; ++s) {
         for (int64_t r = 0; r < kRows; ++r) {
           const float* w_row = w_values.data() + (sets[i + 1][s] * kRows + r) * k;
-          const testing::Expected e = testing::ExpectedDot(w_row, xs[x_of(i)].data(), k, true);
+          const testing::Expected e =
+              testing::ExpectedDot(w_row, xs[x_of(i)].data(), k, true, testing::ActivationRun(type));
           const float g = got[static_cast<size_t>(s * kRows + r)];
           if (!(std::fabs(g - e.value) <= e.tolerance) && ++failures <= 3) {
             UNSCOPED_INFO("launch " << i << " slot " << s << " (expert " << sets[i + 1][s] << ") row " << r
@@ -456,8 +462,8 @@ TEST_CASE("expert GEMV reads the ids the kernel just before it wrote, or settled
 // played by CopyLate, which copies y 20 us after it starts. The GEMV must
 // write nothing into y before those kernels end, not even the NaN rows of
 // a bad id, which it knows without its activations. Types whose GEMV reads
-// its ids and weights early (Q4_K, MXFP4, IQ4_NL) and one that does not
-// (Q8_0).
+// its ids and weights early (Q4_K, MXFP4, IQ4_NL; TQ1_0 on the tensor
+// cores) and one that does not (Q8_0).
 TEST_CASE("expert GEMV with settled ids writes y only after the kernels before it", "[gpu][expert]") {
   const uint64_t seed = FreshSeed();
   INFO("seed " << seed);
@@ -468,7 +474,7 @@ TEST_CASE("expert GEMV with settled ids writes y only after the kernels before i
   const int count = static_cast<int>(ids.size());
   for (const auto& [type, x_quantized] :
        {std::pair{GgmlType::kQ4_K, false}, {GgmlType::kQ4_K, true}, {GgmlType::kMXFP4, false},
-        {GgmlType::kMXFP4, true}, {GgmlType::kIQ4_NL, true}, {GgmlType::kQ8_0, true}}) {
+        {GgmlType::kMXFP4, true}, {GgmlType::kIQ4_NL, true}, {GgmlType::kQ8_0, true}, {GgmlType::kTQ1_0, false}}) {
     CAPTURE(NameOf(type), x_quantized);
     const int64_t k = std::max<int64_t>(1024, gpu::KernelBlockValues(type));
     DeviceArray<uint8_t> tower(testing::RandomBlocks(type, kExperts * kRows * k, rng));
