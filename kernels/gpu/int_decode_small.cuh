@@ -31,7 +31,8 @@ struct IntBlock<T::kQ8_1> {
 // 1.5% (2778 -> 2818), MXFP4 9-10% at batch 1 and 19% in the expert GEMV
 // (three rounds: 2712 / 2052 -> 2968 / 2448); IQ4_NL lost 5% (2940 ->
 // 2799), and with LookupIq4nlInNibbleOrder still lost 1-3% (expert 2667-2673
-// -> 2633-2642), though its expand gained 4-7%; it keeps LoadWords.
+// -> 2633-2642), though its expand gained 4-7%: it reads AlignedRun for its
+// streaming loads only (below).
 template <>
 struct IntBlock<T::kQ4_0> {
   static constexpr bool kReadsPastFields = true, kHalfScales = false;
@@ -118,15 +119,28 @@ struct IntBlock<T::kQ5_1> {
               -HalfBitsToFloat(static_cast<uint16_t>(words[0] >> 16)));
   }
 };
+// IQ4_NL reads its blocks as AlignedRun only with streaming loads (the
+// expand's, and on HIP the GEMV's at batches 3-8). On an H200 (one A/B
+// run, three rounds) its expand went from 3747-3752 to 4021-4035 GB/s, its
+// GEMVs level; with AlignedRun for every load (another run) its batch-1
+// GEMV, whose loads are cached, fell from 3346-3358 to 3238-3240.
 template <>
 struct IntBlock<T::kIQ4_NL> {
   static constexpr bool kReadsPastFields = true, kHalfScales = false;
   template <LoadMode S = LoadMode::kCached, CodeOrder O = CodeOrder::kElements>
   __device__ static void Decode(const uint8_t* b, int, IntChunk& c) {
     uint32_t words[4];
-    LoadWords<4, S>(b + 2, words);
+    float d;
+    if constexpr (S == LoadMode::kStreaming) {
+      const auto run = LoadRun<3, S>(b);  // 18-byte blocks: 2-aligned
+      RunWords<4, 2>(run, words);
+      d = HalfBitsToFloat(RunHalf0(run));
+    } else {
+      LoadWords<4, S>(b + 2, words);
+      d = HalfAt(b);  // byte loads: see Q4_1
+    }
     LookupIq4nl<O>(words, c);
-    SetScales(c, HalfAt(b), 0.0f);  // byte loads: see Q4_1
+    SetScales(c, d, 0.0f);
   }
 };
 // MXFP4 in CodeOrder::kNibblePairs leaves each value plus kFp4PairOffset
