@@ -916,9 +916,10 @@ constexpr bool kTensorCoreGemv = kHasFragDecoder<T>;
 // 915-919; Q2_0 1344-1347 / 1344-1348 against 1397-1403 / 1351-1358 (left
 // out: level with settled ids, for two more kernels to compile); TQ2_0
 // (1494-1506 against 1350-1353), Q2_K, Q3_K, IQ3_S and IQ3_XXS lost
-// 9-17%, Q1_0 1%. Each warp of the expert kernel gets about half the steps
-// it gets in the plain GEMV of a large matrix, and a call's fixed costs
-// weigh more against an expert's 16 MB or less.
+// 9-17%, Q1_0 1%. There each warp of the expert kernel took about a sixth
+// of the steps it takes in the bench's plain GEMV (TQ1_0: 8 x 128 tiles of
+// 14 steps against 5689 tiles of 16), and the call's fixed costs weighed
+// more against its 8 experts' 30 MB or less.
 template <GgmlType T>
 constexpr bool kTensorCoreExpertGemv = kTensorCoreGemv<T> && T == GgmlType::kTQ1_0;
 
