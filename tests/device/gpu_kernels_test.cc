@@ -306,7 +306,7 @@ TEST_CASE("expert GEMV computes the selected experts in one launch; a bad id giv
   constexpr int64_t kExperts = 16, kRows = 19;
   const std::vector<int32_t> ids = {3, 15, 3, 0, 99, -1, 7};
   const int count = static_cast<int>(ids.size());
-  // TQ1_0 runs on the tensor cores (but with x_quantized).
+  // TQ1_0 runs on the tensor cores (with x_quantized, on the dp4a kernel).
   for (GgmlType type : {GgmlType::kQ4_K, GgmlType::kQ8_0, GgmlType::kMXFP4, GgmlType::kIQ2_XXS, GgmlType::kIQ1_M,
                         GgmlType::kTQ1_0, GgmlType::kF16, GgmlType::kBF16}) {
     // 128 chunks a row or more: each lane takes several chunks of a row.
@@ -400,7 +400,7 @@ TEST_CASE("expert GEMV reads the ids the kernel just before it wrote, or settled
   }
   cases.emplace_back(GgmlType::kQ3_K, IdsFeed::kSettled);
   cases.emplace_back(GgmlType::kIQ2_XXS, IdsFeed::kSettledSharedQuantizer);
-  // On the tensor cores (but with x_quantized).
+  // On the tensor cores (with the shared quantizer, on the dp4a kernel).
   for (IdsFeed feed : {IdsFeed::kWrittenJustBefore, IdsFeed::kSettled, IdsFeed::kSettledSharedQuantizer}) {
     cases.emplace_back(GgmlType::kTQ1_0, feed);
   }
