@@ -24,6 +24,14 @@ struct IntBlock<T::kQ8_1> {
     SetScales(c, AlignedHalfAt(b), 0.0f);
   }
 };
+// An 18-byte block of an f16 scale and 16 code bytes (Q4_0, IQ4_NL) read
+// as an AlignedRun: the codes as four words, the scale as a float.
+template <LoadMode S>
+__device__ __forceinline__ float ScaleAndCodesFromRun(const uint8_t* b, uint32_t (&words)[4]) {
+  const auto run = LoadRun<3, S>(b);  // 18-byte blocks: 2-aligned
+  RunWords<4, 2>(run, words);
+  return HalfBitsToFloat(RunHalf0(run));
+}
 // Q4_0, Q5_0 and MXFP4 read their blocks as AlignedRun (wide loads; these
 // block sizes put every lane at a different offset), except a tensor's
 // last block (LoadMode::kExact), read field by field. Q4_0 gained 7% at
@@ -44,9 +52,7 @@ struct IntBlock<T::kQ4_0> {
       LoadWords<4, S>(b + 2, words);
       d = HalfAt(b);
     } else {
-      const auto run = LoadRun<3, S>(b);  // 18-byte blocks: 2-aligned
-      RunWords<4, 2>(run, words);
-      d = HalfBitsToFloat(RunHalf0(run));
+      d = ScaleAndCodesFromRun<S>(b, words);
     }
     SplitNibbles(words, c);
     SetScales(c, d, 8.0f * d);
@@ -132,9 +138,7 @@ struct IntBlock<T::kIQ4_NL> {
     uint32_t words[4];
     float d;
     if constexpr (S == LoadMode::kStreaming) {
-      const auto run = LoadRun<3, S>(b);  // 18-byte blocks: 2-aligned
-      RunWords<4, 2>(run, words);
-      d = HalfBitsToFloat(RunHalf0(run));
+      d = ScaleAndCodesFromRun<S>(b, words);
     } else {
       LoadWords<4, S>(b + 2, words);
       d = HalfAt(b);  // byte loads: see Q4_1
