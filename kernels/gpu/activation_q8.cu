@@ -108,6 +108,14 @@ __device__ __forceinline__ void PrefetchShareOfX(const float* x, int activations
   PrefetchToL2(base + begin, base + end);
 }
 
+// This block's share of setting clear[0 .. clear_count) to zero.
+__device__ __forceinline__ void ClearGridShare(float* clear, int64_t clear_count) {
+  const int64_t threads = static_cast<int64_t>(gridDim.x) * blockDim.x;
+  for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < clear_count; i += threads) {
+    clear[i] = 0.0f;
+  }
+}
+
 // The quantizer's body; kReleaseAfterWait: see activation_q8.cuh.
 template <bool kReleaseAfterWait>
 __device__ __forceinline__ void Quantize(const float* x, Q8Layout layout, int activations, int columns, int64_t chunks,
@@ -117,10 +125,7 @@ __device__ __forceinline__ void Quantize(const float* x, Q8Layout layout, int ac
   PrefetchShareOfX(x, activations, chunks);
   WaitForPreviousKernel();  // whatever ran before (the last GEMV reading `out`, or x's writer) is done
   if constexpr (kReleaseAfterWait) StartDependentKernel();
-  const int64_t threads = static_cast<int64_t>(gridDim.x) * blockDim.x;
-  for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < clear_count; i += threads) {
-    clear[i] = 0.0f;
-  }
+  ClearGridShare(clear, clear_count);
   if (group_runs > 1) {
     QuantizeGroups(x, layout, activations, columns, chunks, group_runs, out);
     return;
@@ -159,6 +164,18 @@ __global__ void QuantizeActivationsQ8ReleasedAfterWait(const float* x, Q8Layout 
                                                        int64_t chunks, int group_runs, Q8Activations out, float* clear,
                                                        int64_t clear_count) {
   Quantize<true>(x, layout, activations, columns, chunks, group_runs, out, clear, clear_count);
+}
+
+template <bool kReleaseAfterWait>
+__device__ __forceinline__ void Clear(float* clear, int64_t clear_count) {
+  if constexpr (!kReleaseAfterWait) StartDependentKernel();
+  WaitForPreviousKernel();  // whatever ran before (a kernel still reading `clear`) is done
+  if constexpr (kReleaseAfterWait) StartDependentKernel();
+  ClearGridShare(clear, clear_count);
+}
+__global__ void ClearAfterPrevious(float* clear, int64_t clear_count) { Clear<false>(clear, clear_count); }
+__global__ void ClearAfterPreviousReleasedAfterWait(float* clear, int64_t clear_count) {
+  Clear<true>(clear, clear_count);
 }
 
 }  // namespace vt::gpu

@@ -68,4 +68,12 @@ __global__ void QuantizeActivationsQ8ReleasedAfterWait(const float* x, Q8Layout 
                                                        int64_t chunks, int group_runs, Q8Activations out, float* clear,
                                                        int64_t clear_count);
 
+// Sets clear[0 .. clear_count) to zero once the kernel before it has
+// finished: the output a tensor-core expert GEMV adds into, when its
+// activations were quantized by an earlier call (ExpertGemvArgs::
+// x_quantized), so no quantizer of its own zeroes it. The next kernel may
+// launch as the quantizers let it (see above).
+__global__ void ClearAfterPrevious(float* clear, int64_t clear_count);
+__global__ void ClearAfterPreviousReleasedAfterWait(float* clear, int64_t clear_count);
+
 }  // namespace vt::gpu

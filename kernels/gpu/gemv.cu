@@ -380,6 +380,24 @@ cudaError_t QueueQuantizer(GemvParams& p, Q8Layout layout, int activations, int 
                              group_runs, p.xq, p.y, clear);
 }
 
+// Queues the zeroing of y's first `clear` floats (ClearAfterPrevious), for a
+// tensor-core expert GEMV whose activations an earlier call quantized;
+// `release_after_wait` as in QueueQuantizer.
+cudaError_t QueueClear(float* y, int64_t clear, cudaStream_t stream, bool release_after_wait) {
+  const int64_t blocks = (clear + 255) / 256;
+  const dim3 grid(static_cast<unsigned>(blocks < 65535 ? blocks : 65535));
+  return LaunchAfterPrevious(release_after_wait ? ClearAfterPreviousReleasedAfterWait : ClearAfterPrevious, grid,
+                             dim3(256), stream, y, clear);
+}
+
+// Whether an expert GEMV of T with `activations` (1 for a shared x) runs on
+// the tensor cores: its activations then fill one tile, in T's tensor-core
+// layout, whether its own quantizer or QuantizeExpertActivations writes them.
+template <GgmlType T>
+constexpr bool TensorCoreExpert(int activations) {
+  return kTensorCoreExpertGemv<T> && activations <= kQ8TileColumns;
+}
+
 // The activation layout of T's dp4a GEMV (every GEMV below the tensor
 // cores, and every expert GEMV).
 template <GgmlType T>
@@ -398,13 +416,8 @@ template <GgmlType T>
 LaunchStatus LaunchGemv(GemvParams p, int activations, int slots, void* workspace, cudaStream_t stream,
                         const char* entry, ExpertInputs inputs = {}) {
   static_assert(kTensorCoreGroupRuns<T> <= kMaxGroupRuns, "a group a warp can quantize");
-  // An expert GEMV takes the tensor cores with its own quantizer only (the
-  // quantizer zeroes y, which the kernel adds into; QuantizeExpertActivations
-  // leaves the dp4a layout), its activations in one tile.
-  const bool tensor_core_expert =
-      kTensorCoreExpertGemv<T> && !inputs.x_quantized && activations <= kQ8TileColumns;
   const bool tensor_cores = kTensorCoreGemv<T> && p.row_bytes <= std::numeric_limits<int>::max() &&
-                            (p.ids == nullptr ? p.batch >= kTensorCoreMinBatch<T> : tensor_core_expert);
+                            (p.ids == nullptr ? p.batch >= kTensorCoreMinBatch<T> : TensorCoreExpert<T>(activations));
   // An expert GEMV of a type that reads W before its wait in the plain
   // GEMV reads its ids and weights early too: with settled ids behind a
   // quantizer (if any) that releases it at once, as there; otherwise behind
@@ -414,12 +427,18 @@ LaunchStatus LaunchGemv(GemvParams p, int activations, int slots, void* workspac
       p.ids != nullptr && kEarlyWeightsGemv<T> && (inputs.ids_settled || !inputs.x_quantized);
   if constexpr (kUsesIntegerGemv<T>) {
     cudaError_t queued = cudaSuccess;
-    if (tensor_cores) {  // it adds into y ([slots][rows] for an expert GEMV)
+    if (tensor_cores) {  // it adds into y ([slots][rows] for an expert GEMV), zeroed first
       // Its kernel reads an expert's id before its wait, so with ids not
-      // settled the quantizer releases it only after its own wait.
-      queued = QueueQuantizer(p, kTensorCoreGemvLayout<T>, activations, kQ8TileColumns,
-                              static_cast<int64_t>(p.ids == nullptr ? p.batch : slots) * p.rows, workspace, stream,
-                              p.ids != nullptr && !inputs.ids_settled, kTensorCoreGroupRuns<T>);
+      // settled the launch before it releases it only after its own wait.
+      const int64_t clear = static_cast<int64_t>(p.ids == nullptr ? p.batch : slots) * p.rows;
+      const bool release_after_wait = p.ids != nullptr && !inputs.ids_settled;
+      if (inputs.x_quantized) {
+        p.xq = CarveWorkspace(workspace, static_cast<int64_t>(p.chunks) * 32, kQ8TileColumns);
+        queued = QueueClear(p.y, clear, stream, release_after_wait);
+      } else {
+        queued = QueueQuantizer(p, kTensorCoreGemvLayout<T>, activations, kQ8TileColumns, clear, workspace, stream,
+                                release_after_wait, kTensorCoreGroupRuns<T>);
+      }
     } else if (inputs.x_quantized) {
       p.xq = CarveWorkspace(workspace, static_cast<int64_t>(p.chunks) * 32, activations);
     } else {
@@ -586,10 +605,13 @@ LaunchStatus QuantizeExpertActivations(const ExpertGemvArgs& a, void* workspace,
       return {};
     } else {
       GemvParams p = ExpertParams(a);
-      if (const cudaError_t queued =
-              QueueQuantizer(p, kDp4aGemvLayout<T>, activations, activations, 0, workspace,
-                             static_cast<cudaStream_t>(stream));
-          queued != cudaSuccess) {
+      const cudaError_t queued =
+          TensorCoreExpert<T>(activations)
+              ? QueueQuantizer(p, kTensorCoreGemvLayout<T>, activations, kQ8TileColumns, 0, workspace,
+                               static_cast<cudaStream_t>(stream), false, kTensorCoreGroupRuns<T>)
+              : QueueQuantizer(p, kDp4aGemvLayout<T>, activations, activations, 0, workspace,
+                               static_cast<cudaStream_t>(stream));
+      if (queued != cudaSuccess) {
         return {std::string(entry) + ": launch failed: " + cudaGetErrorString(queued)};
       }
       return LastLaunch(entry);

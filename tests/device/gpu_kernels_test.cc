@@ -304,53 +304,57 @@ TEST_CASE("expert GEMV computes the selected experts in one launch; a bad id giv
   INFO("seed " << seed);
   std::mt19937_64 rng(seed);
   constexpr int64_t kExperts = 16, kRows = 19;
-  const std::vector<int32_t> ids = {3, 15, 3, 0, 99, -1, 7};
-  const int count = static_cast<int>(ids.size());
-  // TQ1_0 runs on the tensor cores (with x_quantized, on the dp4a kernel).
-  for (GgmlType type : {GgmlType::kQ4_K, GgmlType::kQ8_0, GgmlType::kMXFP4, GgmlType::kIQ2_XXS, GgmlType::kIQ1_M,
-                        GgmlType::kTQ1_0, GgmlType::kF16, GgmlType::kBF16}) {
-    // 128 chunks a row or more: each lane takes several chunks of a row.
-    const int64_t k = 4 * std::max<int64_t>(1024, gpu::KernelBlockValues(type));
-    const std::vector<uint8_t> tower = testing::RandomBlocks(type, kExperts * kRows * k, rng);
-    const std::vector<float> w_values = testing::Dequantized(type, tower, kExperts * kRows * k);
-    DeviceArray<uint8_t> device_tower(tower);
-    DeviceArray<int32_t> device_ids(ids);
-    // The ids come from a copy, so they are settled either way; with
-    // x_quantized, QuantizeExpertActivations runs first.
-    struct Feed {
-      bool shared_x, ids_settled, x_quantized;
-    };
-    for (auto [shared_x, ids_settled, x_quantized] :
-         {Feed{true, false, false}, {false, false, false}, {true, true, false}, {true, false, true}, {false, true, true}}) {
-      CAPTURE(NameOf(type), shared_x, ids_settled, x_quantized);
-      const std::vector<float> x = testing::RandomFloats(static_cast<size_t>(k * (shared_x ? 1 : count)), rng);
-      DeviceArray<float> device_x(x);
-      DeviceArray<float> y(static_cast<size_t>(count * kRows));
-      y.Poison(kPoisonByte);
-      const size_t workspace_bytes = gpu::GemvWorkspaceBytes(k, shared_x ? 1 : count);
-      DeviceArray<uint8_t> workspace(workspace_bytes);
-      const gpu::ExpertGemvArgs args{.type = type, .tower = device_tower.get(), .experts = kExperts, .rows = kRows,
-                                     .k = k, .ids = device_ids.get(), .count = count, .x = device_x.get(),
-                                     .shared_x = shared_x, .y = y.get(), .ids_settled = ids_settled,
-                                     .x_quantized = x_quantized};
-      QueueExpertGemv(args, x_quantized, workspace.get(), workspace_bytes);
-      const std::vector<float> got = y.Download();
-      int failures = 0, nan_rows = 0;
-      for (int s = 0; s < count; ++s) {
-        for (int64_t r = 0; r < kRows; ++r) {
-          const float g = got[static_cast<size_t>(s * kRows + r)];
-          if (ids[s] < 0 || ids[s] >= kExperts) {
-            nan_rows += std::isnan(g) && std::bit_cast<uint32_t>(g) != 0xFFFFFFFFu ? 1 : 0;
-            continue;
+  // TQ1_0 runs on the tensor cores with a shared x or up to 8 slots' own,
+  // so with 7 slots; with 10 slots of their own, on the dp4a kernel.
+  for (const std::vector<int32_t>& ids :
+       {std::vector<int32_t>{3, 15, 3, 0, 99, -1, 7}, std::vector<int32_t>{3, 15, 3, 0, 99, -1, 7, 1, 2, 9}}) {
+    const int count = static_cast<int>(ids.size());
+    for (GgmlType type : {GgmlType::kQ4_K, GgmlType::kQ8_0, GgmlType::kMXFP4, GgmlType::kIQ2_XXS, GgmlType::kIQ1_M,
+                          GgmlType::kTQ1_0, GgmlType::kF16, GgmlType::kBF16}) {
+      // 128 chunks a row or more: each lane takes several chunks of a row.
+      const int64_t k = 4 * std::max<int64_t>(1024, gpu::KernelBlockValues(type));
+      const std::vector<uint8_t> tower = testing::RandomBlocks(type, kExperts * kRows * k, rng);
+      const std::vector<float> w_values = testing::Dequantized(type, tower, kExperts * kRows * k);
+      DeviceArray<uint8_t> device_tower(tower);
+      DeviceArray<int32_t> device_ids(ids);
+      // The ids come from a copy, so they are settled either way; with
+      // x_quantized, QuantizeExpertActivations runs first.
+      struct Feed {
+        bool shared_x, ids_settled, x_quantized;
+      };
+      for (auto [shared_x, ids_settled, x_quantized] :
+           {Feed{true, false, false}, {false, false, false}, {true, true, false}, {true, false, true},
+            {false, true, true}}) {
+        CAPTURE(NameOf(type), count, shared_x, ids_settled, x_quantized);
+        const std::vector<float> x = testing::RandomFloats(static_cast<size_t>(k * (shared_x ? 1 : count)), rng);
+        DeviceArray<float> device_x(x);
+        DeviceArray<float> y(static_cast<size_t>(count * kRows));
+        y.Poison(kPoisonByte);
+        const size_t workspace_bytes = gpu::GemvWorkspaceBytes(k, shared_x ? 1 : count);
+        DeviceArray<uint8_t> workspace(workspace_bytes);
+        const gpu::ExpertGemvArgs args{.type = type, .tower = device_tower.get(), .experts = kExperts, .rows = kRows,
+                                       .k = k, .ids = device_ids.get(), .count = count, .x = device_x.get(),
+                                       .shared_x = shared_x, .y = y.get(), .ids_settled = ids_settled,
+                                       .x_quantized = x_quantized};
+        QueueExpertGemv(args, x_quantized, workspace.get(), workspace_bytes);
+        const std::vector<float> got = y.Download();
+        int failures = 0, nan_rows = 0;
+        for (int s = 0; s < count; ++s) {
+          for (int64_t r = 0; r < kRows; ++r) {
+            const float g = got[static_cast<size_t>(s * kRows + r)];
+            if (ids[s] < 0 || ids[s] >= kExperts) {
+              nan_rows += std::isnan(g) && std::bit_cast<uint32_t>(g) != 0xFFFFFFFFu ? 1 : 0;
+              continue;
+            }
+            const float* w_row = w_values.data() + (ids[s] * kRows + r) * k;
+            const testing::Expected e = testing::ExpectedDot(w_row, x.data() + (shared_x ? 0 : s * k), k,
+                                                             gpu::UsesIntegerGemv(type), testing::ActivationRun(type));
+            failures += std::fabs(g - e.value) <= e.tolerance ? 0 : 1;
           }
-          const float* w_row = w_values.data() + (ids[s] * kRows + r) * k;
-          const testing::Expected e = testing::ExpectedDot(w_row, x.data() + (shared_x ? 0 : s * k), k,
-                                                           gpu::UsesIntegerGemv(type), testing::ActivationRun(type));
-          failures += std::fabs(g - e.value) <= e.tolerance ? 0 : 1;
         }
+        CHECK(failures == 0);
+        CHECK(nan_rows == 2 * kRows);
       }
-      CHECK(failures == 0);
-      CHECK(nan_rows == 2 * kRows);
     }
   }
 }
@@ -366,8 +370,9 @@ TEST_CASE("expert GEMV computes the selected experts in one launch; a bad id giv
 // then reads its ids and first weights while the one before it runs; and
 // so again with one QuantizeExpertActivations for each pair of launches
 // (the second of a pair uses the first's x), as the gate and up projections
-// share one. One workspace for all, as in a decode loop.
-enum class IdsFeed { kWrittenJustBefore, kSettled, kSettledSharedQuantizer };
+// share one; and, for some types, the ids written just before each launch
+// with that shared quantizer. One workspace for all, as in a decode loop.
+enum class IdsFeed { kWrittenJustBefore, kSettled, kSettledSharedQuantizer, kWrittenJustBeforeSharedQuantizer };
 TEST_CASE("expert GEMV reads the ids the kernel just before it wrote, or settled ids", "[gpu][expert]") {
   const uint64_t seed = FreshSeed();
   INFO("seed " << seed);
@@ -400,10 +405,12 @@ TEST_CASE("expert GEMV reads the ids the kernel just before it wrote, or settled
   }
   cases.emplace_back(GgmlType::kQ3_K, IdsFeed::kSettled);
   cases.emplace_back(GgmlType::kIQ2_XXS, IdsFeed::kSettledSharedQuantizer);
-  // On the tensor cores (with the shared quantizer, on the dp4a kernel).
-  for (IdsFeed feed : {IdsFeed::kWrittenJustBefore, IdsFeed::kSettled, IdsFeed::kSettledSharedQuantizer}) {
+  // On the tensor cores, which read an expert's id before their wait.
+  for (IdsFeed feed : {IdsFeed::kWrittenJustBefore, IdsFeed::kSettled, IdsFeed::kSettledSharedQuantizer,
+                       IdsFeed::kWrittenJustBeforeSharedQuantizer}) {
     cases.emplace_back(GgmlType::kTQ1_0, feed);
   }
+  cases.emplace_back(GgmlType::kQ4_K, IdsFeed::kWrittenJustBeforeSharedQuantizer);
   for (const auto& [type, feed] : cases) {
     CAPTURE(NameOf(type), static_cast<int>(feed));
     const int64_t k = 4 * std::max<int64_t>(1024, gpu::KernelBlockValues(type));
@@ -416,12 +423,15 @@ TEST_CASE("expert GEMV reads the ids the kernel just before it wrote, or settled
     DeviceArray<uint8_t> workspace(workspace_bytes);
     const auto [xs, device_xs, ys] =
         RandomLaunches(kLaunches, [&](int) { return k; }, [&](int) { return kCount * kRows; }, rng);
-    const bool shared_quantizer = feed == IdsFeed::kSettledSharedQuantizer;
+    const bool shared_quantizer =
+        feed == IdsFeed::kSettledSharedQuantizer || feed == IdsFeed::kWrittenJustBeforeSharedQuantizer;
+    const bool written_just_before =
+        feed == IdsFeed::kWrittenJustBefore || feed == IdsFeed::kWrittenJustBeforeSharedQuantizer;
     // The activations launch i multiplies.
     auto x_of = [&](int i) { return shared_quantizer ? i - i % 2 : i; };
     for (int i = 0; i < kLaunches; ++i) {
       const int32_t* read_ids = source_ids.get() + i * kCount;
-      if (feed == IdsFeed::kWrittenJustBefore) {
+      if (written_just_before) {
         testing::CheckGpu(testing::CopyLate(reinterpret_cast<const uint32_t*>(read_ids),
                                             reinterpret_cast<uint32_t*>(ids.get()), kCount, kWriteDelayNs, nullptr),
                           "CopyLate");
@@ -430,7 +440,7 @@ TEST_CASE("expert GEMV reads the ids the kernel just before it wrote, or settled
       const gpu::ExpertGemvArgs args{.type = type, .tower = device_tower.get(), .experts = kExperts, .rows = kRows,
                                      .k = k, .ids = read_ids, .count = kCount, .x = device_xs[x_of(i)]->get(),
                                      .shared_x = true, .y = ys[i]->get(),
-                                     .ids_settled = feed != IdsFeed::kWrittenJustBefore,
+                                     .ids_settled = !written_just_before,
                                      .x_quantized = shared_quantizer};
       QueueExpertGemv(args, shared_quantizer && i % 2 == 0, workspace.get(), workspace_bytes);
     }
@@ -474,7 +484,8 @@ TEST_CASE("expert GEMV with settled ids writes y only after the kernels before i
   const int count = static_cast<int>(ids.size());
   for (const auto& [type, x_quantized] :
        {std::pair{GgmlType::kQ4_K, false}, {GgmlType::kQ4_K, true}, {GgmlType::kMXFP4, false},
-        {GgmlType::kMXFP4, true}, {GgmlType::kIQ4_NL, true}, {GgmlType::kQ8_0, true}, {GgmlType::kTQ1_0, false}}) {
+        {GgmlType::kMXFP4, true}, {GgmlType::kIQ4_NL, true}, {GgmlType::kQ8_0, true}, {GgmlType::kTQ1_0, false},
+        {GgmlType::kTQ1_0, true}}) {
     CAPTURE(NameOf(type), x_quantized);
     const int64_t k = std::max<int64_t>(1024, gpu::KernelBlockValues(type));
     DeviceArray<uint8_t> tower(testing::RandomBlocks(type, kExperts * kRows * k, rng));

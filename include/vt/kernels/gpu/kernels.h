@@ -93,8 +93,10 @@ struct ExpertGemvArgs {
   // The workspace already holds x as QuantizeExpertActivations queued it
   // for the same type, k, x, shared_x and count, and nothing has written
   // the workspace since: a block type then launches no quantizer of its own,
-  // so the gate and up projections of an MoE layer can share one. The
-  // plain floats read x either way, so x is still required.
+  // so the gate and up projections of an MoE layer can share one (an
+  // expert GEMV on tensor cores still launches a small kernel that zeroes
+  // y, which it adds into). The plain floats read x either way, so x is
+  // still required.
   bool x_quantized = false;
 };
 
