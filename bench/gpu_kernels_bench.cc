@@ -11,10 +11,13 @@
 // run of launches, the median of 5 runs. Needs a GPU; exits 77 without.
 //
 // Usage: vt_bench_gpu_kernels [--quick] [--types q4_K,q8_0,...] [--gemv-batches 1,4,8 [--k K]]
+// --types takes ggml's type names in any case (q4_k is q4_K); a name that
+// is no type is refused.
 // --gemv-batches prints only the GEMV, at the batches listed; with --k, of
 // rows of K values (8192 otherwise; types whose block does not divide K are
 // left out). The full table is always of k = 8192, the peer's shape.
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -118,11 +121,51 @@ std::string Batch1Target(GgmlType type, double ceiling) {
 // quantized once before the timed launches.
 enum class ExpertFeed { kOwnQuantizer, kSettled, kSharedQuantizer, kAlone };
 
+// Whether the table has a row for `type`: a keep-quant GEMV type of the
+// CUDA build, or F16 and BF16.
+bool Measured(GgmlType type) {
+  return vt::gpu::SetOf(vt::gpu::kDecodedTypes).Contains(type) &&
+         (vt::gpu::KeepQuantGemvTypes(vt::DeviceKind::kCuda).Contains(type) || type == GgmlType::kF16 ||
+          type == GgmlType::kBF16);
+}
+
+// The types named in `list` (ggml's names, comma-separated, in any case),
+// or an empty vector after printing which name is no type.
+std::vector<GgmlType> TypesNamed(std::string_view list) {
+  std::vector<GgmlType> types;
+  if (list.empty()) std::fprintf(stderr, "--types: want ggml type names separated by commas\n");
+  while (!list.empty()) {
+    const size_t comma = list.find(',');
+    const std::string_view name = list.substr(0, comma);
+    list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
+    const auto same = [&](GgmlType t) {
+      const std::string_view known = vt::NameOf(t);
+      return known.size() == name.size() && std::equal(known.begin(), known.end(), name.begin(), [](char a, char b) {
+               return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+             });
+    };
+    const auto all = vt::AllGgmlTypes();
+    const auto found = std::find_if(all.begin(), all.end(), same);
+    if (found == all.end()) {
+      std::fprintf(stderr, "--types: \"%.*s\" is not a ggml type name (q4_K, iq4_xs, mxfp4, ...)\n",
+                   static_cast<int>(name.size()), name.data());
+      return {};
+    }
+    if (!Measured(*found)) {
+      std::fprintf(stderr, "--types: %.*s has no row in this table (no keep-quant GPU kernel)\n",
+                   static_cast<int>(name.size()), name.data());
+      return {};
+    }
+    types.push_back(*found);
+  }
+  return types;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   bool quick = false;
-  std::string type_filter;
+  std::vector<GgmlType> selected;  // empty: every type
   std::vector<int> gemv_batches;  // empty: the full table
   int64_t k = kK;
   for (int i = 1; i < argc; ++i) {
@@ -130,7 +173,8 @@ int main(int argc, char** argv) {
     if (arg == "--quick") {
       quick = true;
     } else if (arg == "--types" && i + 1 < argc) {
-      type_filter = argv[++i];
+      selected = TypesNamed(argv[++i]);
+      if (selected.empty()) return 2;
     } else if (arg == "--gemv-batches" && i + 1 < argc) {
       for (const char* p = argv[++i]; *p != '\0';) {
         char* end = nullptr;
@@ -217,11 +261,8 @@ int main(int argc, char** argv) {
   const int launches = quick ? 16 : 64;
   for (GgmlType type : vt::gpu::kDecodedTypes) {
     const std::string name(vt::NameOf(type));
-    if (!type_filter.empty() && ("," + type_filter + ",").find("," + name + ",") == std::string::npos) continue;
-    if (!vt::gpu::KeepQuantGemvTypes(vt::DeviceKind::kCuda).Contains(type) && type != GgmlType::kF16 &&
-        type != GgmlType::kBF16) {
-      continue;
-    }
+    if (!selected.empty() && std::find(selected.begin(), selected.end(), type) == selected.end()) continue;
+    if (!Measured(type)) continue;
     if (k % vt::gpu::KernelBlockValues(type) != 0) {
       std::printf("%-8s k = %lld is not whole blocks of %lld values\n", name.c_str(), static_cast<long long>(k),
                   static_cast<long long>(vt::gpu::KernelBlockValues(type)));

@@ -96,7 +96,11 @@ constexpr int kGemvRowsAtBatchOne = T == GgmlType::kQ6_K ? 3 : kGemvRowsAtFewAct
 // 3304-3319 / 3652-3668; 6 rows rolled gave 3141-3164 / 3448-3469. The
 // same 6 rows spilled (32-216 bytes of stack) and lost 9-45% for IQ4_NL,
 // IQ4_XS, MXFP4, Q4_K, Q5_K and Q5_0; so did 6 or 8 rows at four blocks a
-// SM, and 4 rows (docs/BENCHMARKS.md, the twenty-third session).
+// SM, and 4 rows (docs/BENCHMARKS.md, the twenty-third session). So did
+// one wave of spill-free blocks (one A/B run, four rounds, default /
+// alone, IQ4_NL): 5 rows at seven blocks a SM 2600-2628 / 2809-2835, 4 rows
+// at eight 2769-2779 / 2875-2890, against 2794-2819 / 3056-3067 (the
+// twenty-fifth session).
 template <GgmlType T>
 constexpr int kExpertGemvRows = T == GgmlType::kQ4_0 ? 6
                                 : T == GgmlType::kQ5_K || T == GgmlType::kQ2_K || T == GgmlType::kIQ4_NL ||
@@ -120,7 +124,11 @@ constexpr bool kStagedGemv = T == GgmlType::kQ8_0 || T == GgmlType::kQ3_K || T =
 // IQ2_XS 1285-1294 / 1323-1333, IQ2_S 1291-1294 / 1334-1343, IQ3_XXS
 // 1293-1297 / 1363-1368, IQ3_S 1429-1442 / 1497-1510, IQ1_M 817-824 /
 // 826-832. Q8_0 lost (3626-3642 / 3422-3427) and Q6_K and Q3_K moved
-// within 1% at batch 1 while their expert GEMV lost 1-2%.
+// within 1% at batch 1 while their expert GEMV lost 1-2%. IQ4_NL, IQ4_XS
+// and MXFP4 lost 15-24% with cp.async at batch 1 and in the expert GEMV,
+// with two, three or four spans a warp in flight (IQ4_NL batch 1 / expert
+// 3360-3386 / 2809-2822 against 2718-2773 / 2226-2370; the twenty-fifth
+// session).
 template <GgmlType T>
 constexpr bool kAsyncStagedGemv =
 #if defined(VT_HIP)
