@@ -13,10 +13,20 @@ __device__ __forceinline__ int CodePlace(Q8Layout layout, int e) {
     case Q8Layout::kMmaTiles: return TilePlace(e);
     case Q8Layout::kNibblePairs:
     case Q8Layout::kMmaTilePairs: return 8 * ((e & 15) >> 2) + 2 * (e & 3) + (e >> 4);
-    case Q8Layout::kMmaTileStrided: return 8 * (e & 3) + 4 * (e >> 4) + ((e & 15) >> 2);
-    case Q8Layout::kMmaTileStrided8: return 8 * (e & 3) + 4 * ((e >> 2) & 1) + (e >> 3);
     default: return e;  // kRows, kMmaTileOctets
   }
+}
+
+// Where element e (0 .. 32 group_runs - 1) of activation `column`'s group
+// of runs lands: its byte offset from the start of the tile's first run of
+// the group's chunks (group_runs runs of each of the tile's activations).
+__device__ __forceinline__ int GroupCodeOffset(Q8Layout layout, int group_runs, int column, int e) {
+  if (layout == Q8Layout::kMmaTileBlockWords) {
+    const int fields = 2 * group_runs, field = e % fields;
+    const int run = field / 2, thread = e / (4 * fields), byte = 4 * (field % 2) + e / fields % 4;
+    return (run * kQ8TileColumns + column) * kWarpSize + 8 * thread + byte;
+  }
+  return (e / kWarpSize * kQ8TileColumns + column) * kWarpSize + CodePlace(layout, e % kWarpSize);
 }
 
 // v's int8 code under the scale amax / 127 (all zero when amax is 0).
@@ -58,6 +68,7 @@ __device__ __forceinline__ void QuantizeGroups(const float* x, Q8Layout layout, 
     const int column = static_cast<int>(in_tile % kQ8TileColumns);
     const int a = static_cast<int>(tile * kQ8TileColumns + column);
     const int64_t first_chunk = in_tile / kQ8TileColumns * group_runs;
+    const int64_t group_start = (tile * tile_runs + first_chunk * kQ8TileColumns) * kWarpSize;  // its first run's codes
     float v[kMaxGroupRuns];
     float amax = 0.0f;
 #pragma unroll
@@ -73,8 +84,8 @@ __device__ __forceinline__ void QuantizeGroups(const float* x, Q8Layout layout, 
     for (int g = 0; g < kMaxGroupRuns; ++g) {
       if (g >= group_runs) break;
       const int q = Q8Code(v[g], amax);
-      const int64_t run = tile * tile_runs + (first_chunk + g) * kQ8TileColumns + column;
-      out.codes[run * kWarpSize + CodePlace(layout, lane)] = static_cast<int8_t>(q);
+      const int offset = GroupCodeOffset(layout, group_runs, column, g * kWarpSize + lane);
+      out.codes[group_start + offset] = static_cast<int8_t>(q);
       const int2 halves = HalfSums(q);
       sum += halves.x + halves.y;
       if (g / 2 == lane && 2 * lane + 1 < group_runs) {

@@ -32,17 +32,19 @@ inline Q8Activations CarveWorkspace(void* workspace, int64_t k, int activations)
 // - kMmaTilePairs: kMmaTiles' runs, each run's codes in kNibblePairs' order,
 //   for a tensor-core decoder that leaves its values in that order
 //   (frag_decode.cuh's kPairedCodes);
-// - kMmaTileStrided: kMmaTiles' runs, but where kMmaTiles gives thread t of
-//   an mma group elements 4t + i (i < 4) and 16 + 4t + i, this gives it
-//   elements 4i + t and 16 + 4i + t, for a tensor-core decoder that leaves
-//   its values in that order (frag_decode.cuh's kCodeStride 4);
-// - kMmaTileStrided8: the same with elements 8i + t and 8i + 4 + t
-//   (kCodeStride 8);
 // - kMmaTileOctets: kMmaTiles' runs, but giving thread t elements 8t..8t+7
 //   in order, for a tensor-core decoder that takes one eight-value
-//   codebook entry a thread (frag_decode.cuh's kWholeEntries).
+//   codebook entry a thread (frag_decode.cuh's kWholeEntries);
+// - kMmaTileBlockWords: kMmaTiles' runs, for group_runs > 1 only, each
+//   group's codes spread over its runs as the words of a block of 16 code
+//   bytes with 2 * group_runs fields a byte lie (frag_decode.cuh's
+//   kBlockWords): thread t takes word t, and in run c (its mma c) field
+//   2c of the word's byte i in byte i of its first four bytes, field 2c + 1
+//   in byte i of its last four. Element e of the group (field e % F of
+//   code byte e / F, F = 2 * group_runs) goes to run (e % F) / 2 at
+//   8 (e / 4F) + 4 (e % 2) + (e / F) % 4.
 enum class Q8Layout {
-  kRows, kNibblePairs, kMmaTiles, kMmaTilePairs, kMmaTileStrided, kMmaTileStrided8, kMmaTileOctets
+  kRows, kNibblePairs, kMmaTiles, kMmaTilePairs, kMmaTileOctets, kMmaTileBlockWords
 };
 inline constexpr int kQ8TileColumns = 8;
 inline constexpr int kMaxGroupRuns = 8;

@@ -91,13 +91,15 @@ __device__ __forceinline__ void LookupNibbleWord(uint32_t w, FragSlice& f) {
 //   IQ4_XS 2005-2014 / 2101-2115, IQ4_NL 2163-2181 / 2240-2261, MXFP4
 //   1722-1725 / 1790-1801; their expert GEMV and batch 1 (other kernels,
 //   the same quantizer) moved within 1%.
-// - kCodeStride: 4 or 8 where thread t gets, in byte i of lo and hi,
-//   elements 4i + t and 16 + 4i + t (4) or 8i + t and 8i + 4 + t (8)
-//   instead of 4t + i and 16 + 4t + i (0), paired with activations in the
-//   same order (Q8Layout::kMmaTileStrided, kMmaTileStrided8).
 // - kWholeEntries: thread t gets elements 8t..8t+3 in lo and 8t+4..8t+7
 //   in hi, one eight-value codebook entry, paired with activations in the
 //   same order (Q8Layout::kMmaTileOctets).
+// - kBlockWords: thread t takes word t of the block's 16 code bytes, and
+//   for chunk j field 2j of each of its bytes in lo and field 2j + 1 in
+//   hi, paired with activations in the same order
+//   (Q8Layout::kMmaTileBlockWords), so its chunks share one word; for a
+//   GEMV that sums a block's chunks in integers under one activation scale
+//   (gemv_tensor_core.cuh's kTensorCoreGroupRuns).
 // - kAlignedStagedWords: its Decode also takes its block's address modulo
 //   4, which the tensor-core kernel knows when compiled as it stages each
 //   row from a 4-byte boundary, and reads aligned words only. MXFP4's
@@ -135,8 +137,8 @@ __device__ __forceinline__ void LookupNibbleWord(uint32_t w, FragSlice& f) {
 struct FragDefaults {
   static constexpr bool kDefined = true, kShareScales = false, kSplitMins = false, kPairedCodes = false,
                         kAlignedStagedWords = false, kIntegerMins = false, kIntegerScales = false,
-                        kWholeEntries = false;
-  static constexpr int kCodebookWords = 0, kCodeStride = 0;
+                        kWholeEntries = false, kBlockWords = false;
+  static constexpr int kCodebookWords = 0;
   static constexpr float kMinPerScale = 0.0f;
 };
 
@@ -355,16 +357,16 @@ struct SharedScalesFrag : Frag {
   static constexpr bool kShareScales = true;
 };
 
-// T's decoder with a kCodeStride for the GEMV (defined beside FragBlock<T>).
-template <GgmlType T>
-struct StridedCodesFrag;
 // T's decoder with kWholeEntries for the GEMV (beside FragBlock<T>).
 template <GgmlType T>
 struct WholeEntriesFrag;
+// T's decoder with kBlockWords for the GEMV (beside FragBlock<T>).
+template <GgmlType T>
+struct BlockWordsFrag;
 
 // The decoder of a tensor-core kernel of type T with kTiles tiles of 8
 // activations: FragBlock<T>, but for the GEMV's (one tile) Fp4OffsetFrag
-// for MXFP4, Iq4CarriesFrag for IQ4_NL and IQ4_XS, StridedCodesFrag for
+// for MXFP4, Iq4CarriesFrag for IQ4_NL and IQ4_XS, BlockWordsFrag for
 // Q2_0 and Q1_0, WholeEntriesFrag for IQ2_XXS and IQ1_S, and IQ1_M's and
 // NVFP4's sharing their scales (NVFP4, one A/B run on an H200, three
 // rounds, batch 8 GB/s: 1390-1395 decoding each thread's own, 1494-1496
@@ -378,7 +380,7 @@ using TileFrag = std::conditional_t<
     std::conditional_t<
         kTiles == 1 && (T == GgmlType::kIQ4_NL || T == GgmlType::kIQ4_XS), Iq4CarriesFrag<T>,
         std::conditional_t<
-            kTiles == 1 && (T == GgmlType::kQ2_0 || T == GgmlType::kQ1_0), StridedCodesFrag<T>,
+            kTiles == 1 && (T == GgmlType::kQ2_0 || T == GgmlType::kQ1_0), BlockWordsFrag<T>,
             std::conditional_t<kTiles == 1 && (T == GgmlType::kIQ2_XXS || T == GgmlType::kIQ1_S),
                                WholeEntriesFrag<T>,
                                std::conditional_t<kTiles == 1 && kSharesScalesInGemv<T>,

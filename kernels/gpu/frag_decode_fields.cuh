@@ -166,45 +166,45 @@ struct FragBlock<T::kQ2_0> : FragDefaults {  // 18-byte blocks of 64 values: 2-a
     f.d[0] = AlignedHalfAt(b);
   }
 };
-// Q2_0 for the tensor-core GEMV, in strided order (kCodeStride 4): field t
-// of the chunk's first four bytes is values 4i + t, of its last four 16 +
-// 4i + t, so a thread's codes are one shift and one mask of a word each,
-// read as aligned words (kAlignedStagedWords). The step's block fell from
-// 801 to 443 instructions, and on an H200 (one A/B run, three rounds)
-// batch 8 went from 1618-1619 to 1895-1908 GB/s against Q2_0Quad's bytes.
-// Read as pairs of 16-bit loads instead, the same order had cut the step
-// to 531 instructions and lost (1613-1623 to 1582-1586): more shared
-// loads than Q2_0Quad's two bytes.
-template <>
-struct StridedCodesFrag<T::kQ2_0> : FragBlock<T::kQ2_0> {
-  static constexpr bool kAlignedStagedWords = true;
-  static constexpr int kCodeStride = 4;
+// Q2_0 and Q1_0 for the tensor-core GEMV in block-word order (kBlockWords):
+// each byte of thread t's word of the block's 16 code bytes holds a field
+// of every chunk of the block (2 * chunks fields of kBits), so one word
+// serves all the block's chunks, each chunk's codes being one shift and
+// one mask of it. Read as aligned words (kAlignedStagedWords). On an H200
+// (two A/B runs, three rounds, batch 8 GB/s), against the strided order
+// each chunk had before (thread t took field t of the chunk's two words
+// for Q2_0, bits t and 4 + t of its one word for Q1_0): Q2_0 1917-1924 ->
+// 2295-2315 and 1908-1919 -> 2241-2280, Q1_0 1579-1606 -> 1780-1798 and
+// 1592-1607 -> 1797-1802. (The strided order had itself gained against
+// decoding a chunk's bytes: Q2_0 1618 -> 1900, Q1_0 1285 -> 1600.) With,
+// as well, a thread's codes of the block's chunks side by side in the
+// activations (one 16-byte load a block, not two or four of 8), Q2_0 read
+// 2249-2266 and Q1_0 1575-1583. Steps of 32 chunks for Q2_0 and 16 for
+// Q1_0, four blocks a SM, or two sums a block (kBlockSums) all lost (Q2_0
+// 1747-1757, 2061-2072, 2215-2232).
+template <GgmlType T, int kBits>
+struct BlockWordsCodes : FragBlock<T> {
+  static constexpr bool kAlignedStagedWords = true, kBlockWords = true;
   template <LoadMode S>
   __device__ static void Decode(const uint8_t* b, int j, int t, int b_mod4, FragSlice& f) {
-    const int qs_mod4 = (b_mod4 + 2) % 4;
-    f.lo = static_cast<int>(TwoBitField(WordAtMod4<S>(b + 2 + 8 * j, qs_mod4), t));
-    f.hi = static_cast<int>(TwoBitField(WordAtMod4<S>(b + 6 + 8 * j, qs_mod4), t));
+    constexpr uint32_t kMask = kBits == 2 ? 0x03030303u : 0x01010101u;
+    const uint32_t word = WordAtMod4<S>(b + 2 + 4 * t, (b_mod4 + 2) % 4);
+    f.lo = static_cast<int>((word >> (2 * kBits * j)) & kMask);
+    f.hi = static_cast<int>((word >> (2 * kBits * j + kBits)) & kMask);
     f.d[0] = AlignedHalfAt(b);
   }
 };
-// Q1_0 for the tensor-core GEMV, in strided order (kCodeStride 8): bit t of
-// byte i of the chunk's word is value 8i + t, bit 4 + t value 8i + 4 + t,
-// so a thread's codes are one shift and one mask of the word each, read
-// aligned (kAlignedStagedWords). Its codes are the bits (0 or 1) under
-// twice the scale, so the min is half of that (value 2 d bit - d). The
-// step's block fell from 950 to 637 instructions, and on an H200 (one A/B
-// run, three rounds) batch 8 went from 1278-1293 to 1599-1601 GB/s.
 template <>
-struct StridedCodesFrag<T::kQ1_0> : FragBlock<T::kQ1_0> {
-  static constexpr bool kAlignedStagedWords = true;
-  static constexpr int kCodeStride = 8;
+struct BlockWordsFrag<T::kQ2_0> : BlockWordsCodes<T::kQ2_0, 2> {};
+// Q1_0's codes are its bits (0 or 1) under twice the scale, so the min is
+// half of that (value 2 d bit - d).
+template <>
+struct BlockWordsFrag<T::kQ1_0> : BlockWordsCodes<T::kQ1_0, 1> {
   static constexpr float kMinPerScale = 0.5f;
   template <LoadMode S>
   __device__ static void Decode(const uint8_t* b, int j, int t, int b_mod4, FragSlice& f) {
-    const uint32_t bits = WordAtMod4<S>(b + 2 + 4 * j, (b_mod4 + 2) % 4);
-    f.lo = static_cast<int>((bits >> t) & 0x01010101u);
-    f.hi = static_cast<int>((bits >> (4 + t)) & 0x01010101u);
-    f.d[0] = 2.0f * AlignedHalfAt(b);
+    BlockWordsCodes<T::kQ1_0, 1>::template Decode<S>(b, j, t, b_mod4, f);
+    f.d[0] *= 2.0f;
   }
 };
 // FP4 table values (iq::kValuesFp4) of the nibbles at bits 4h..4h+3 of the

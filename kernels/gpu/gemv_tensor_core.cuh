@@ -928,9 +928,8 @@ template <GgmlType T>
 constexpr Q8Layout TensorCoreGemvLayout() {
   if constexpr (kTensorCoreGemv<T>) {
     if (TileFrag<T, 1>::kPairedCodes) return Q8Layout::kMmaTilePairs;
-    if (TileFrag<T, 1>::kCodeStride == 4) return Q8Layout::kMmaTileStrided;
-    if (TileFrag<T, 1>::kCodeStride == 8) return Q8Layout::kMmaTileStrided8;
     if (TileFrag<T, 1>::kWholeEntries) return Q8Layout::kMmaTileOctets;
+    if (TileFrag<T, 1>::kBlockWords) return Q8Layout::kMmaTileBlockWords;
   }
   return Q8Layout::kMmaTiles;
 }
