@@ -17,16 +17,18 @@ __device__ __forceinline__ int CodePlace(Q8Layout layout, int e) {
   }
 }
 
-// Where element e (0 .. 32 group_runs - 1) of activation `column`'s group
-// of runs lands: its byte offset from the start of the tile's first run of
-// the group's chunks (group_runs runs of each of the tile's activations).
-__device__ __forceinline__ int GroupCodeOffset(Q8Layout layout, int group_runs, int column, int e) {
-  if (layout == Q8Layout::kMmaTileBlockWords) {
-    const int fields = 2 * group_runs, field = e % fields;
-    const int run = field / 2, thread = e / (4 * fields), byte = 4 * (field % 2) + e / fields % 4;
-    return (run * kQ8TileColumns + column) * kWarpSize + 8 * thread + byte;
-  }
-  return (e / kWarpSize * kQ8TileColumns + column) * kWarpSize + CodePlace(layout, e % kWarpSize);
+// Where this lane's element 32 g + lane of activation `column`'s group of
+// runs lies in kMmaTileBlockWords: at byte first + g * stride from the
+// start of the tile's first run of the group's chunks (group_runs, 2 or 4,
+// runs of each of the tile's activations).
+struct GroupPlaces {
+  int first, stride;
+};
+__device__ __forceinline__ GroupPlaces BlockWordsPlaces(int group_runs, int column, int lane) {
+  const int fields = 2 * group_runs, field = lane % fields;  // fields a code byte
+  const int thread = lane / (4 * fields), byte = 4 * (field % 2) + lane / fields % 4;
+  // The next 32 elements are the next 32 / (4 fields) threads' words.
+  return {((field / 2) * kQ8TileColumns + column) * kWarpSize + 8 * thread + byte, 8 * (kWarpSize / (4 * fields))};
 }
 
 // v's int8 code under the scale amax / 127 (all zero when amax is 0).
@@ -55,7 +57,9 @@ struct SixteenSumLimbs {
 
 // The tile layouts' runs in groups of group_runs (see activation_q8.cuh),
 // one warp a group: in tile t, group i covers chunks (i / 8) * group_runs ..
-// + group_runs - 1 of the tile's activation i % 8.
+// + group_runs - 1 of the tile's activation i % 8. kBlockWords: the layout
+// is kMmaTileBlockWords (its own kernel, QuantizeActivationsQ8BlockWords).
+template <bool kBlockWords>
 __device__ __forceinline__ void QuantizeGroups(const float* x, Q8Layout layout, int activations, int columns,
                                                int64_t chunks, int group_runs, Q8Activations out) {
   const int lane = static_cast<int>(threadIdx.x % kWarpSize);
@@ -68,7 +72,6 @@ __device__ __forceinline__ void QuantizeGroups(const float* x, Q8Layout layout, 
     const int column = static_cast<int>(in_tile % kQ8TileColumns);
     const int a = static_cast<int>(tile * kQ8TileColumns + column);
     const int64_t first_chunk = in_tile / kQ8TileColumns * group_runs;
-    const int64_t group_start = (tile * tile_runs + first_chunk * kQ8TileColumns) * kWarpSize;  // its first run's codes
     float v[kMaxGroupRuns];
     float amax = 0.0f;
 #pragma unroll
@@ -78,15 +81,37 @@ __device__ __forceinline__ void QuantizeGroups(const float* x, Q8Layout layout, 
     }
     amax = WarpMax(amax);
     const float d = amax / 127.0f;
+    // The runs' codes, then their sums of 16 (as HalfSums) reduced side by
+    // side. On an H200 (one A/B run, three rounds), against one run after
+    // another in a build with the block-word layout: TQ2_0's batch 8
+    // 2127-2137 -> 2161-2176 GB/s, Q2_K's 2241-2249 -> 2264-2268, TQ1_0's
+    // expert GEMV 906-914 -> 910-925 (the build before that layout read
+    // 2165-2174, 2270-2285 and 928-933).
+    int q[kMaxGroupRuns], half[kMaxGroupRuns];
+#pragma unroll
+    for (int g = 0; g < kMaxGroupRuns; ++g) half[g] = q[g] = Q8Code(v[g], amax);
+#pragma unroll
+    for (int offset = 8; offset > 0; offset >>= 1) {
+#pragma unroll
+      for (int g = 0; g < kMaxGroupRuns; ++g) {
+        if (g < group_runs) half[g] += ShuffleXor(half[g], offset);
+      }
+    }
     int sum = 0;
     SixteenSumLimbs limbs;  // this lane's four sums of 16 codes, if any (lane < group_runs / 2)
 #pragma unroll
     for (int g = 0; g < kMaxGroupRuns; ++g) {
       if (g >= group_runs) break;
-      const int q = Q8Code(v[g], amax);
-      const int offset = GroupCodeOffset(layout, group_runs, column, g * kWarpSize + lane);
-      out.codes[group_start + offset] = static_cast<int8_t>(q);
-      const int2 halves = HalfSums(q);
+      if constexpr (kBlockWords) {
+        const GroupPlaces places = BlockWordsPlaces(group_runs, column, lane);
+        const int64_t group_start = (tile * tile_runs + first_chunk * kQ8TileColumns) * kWarpSize;
+        out.codes[group_start + places.first + g * places.stride] = static_cast<int8_t>(q[g]);
+      } else {
+        const int64_t run = tile * tile_runs + (first_chunk + g) * kQ8TileColumns + column;
+        out.codes[run * kWarpSize + CodePlace(layout, lane)] = static_cast<int8_t>(q[g]);
+      }
+      const int other = ShuffleXor(half[g], 16);
+      const int2 halves = lane < 16 ? make_int2(half[g], other) : make_int2(other, half[g]);
       sum += halves.x + halves.y;
       if (g / 2 == lane && 2 * lane + 1 < group_runs) {
         limbs.Put(2 * (g % 2), halves.x);
@@ -127,8 +152,9 @@ __device__ __forceinline__ void ClearGridShare(float* clear, int64_t clear_count
   }
 }
 
-// The quantizer's body; kReleaseAfterWait: see activation_q8.cuh.
-template <bool kReleaseAfterWait>
+// The quantizer's body; kReleaseAfterWait: see activation_q8.cuh;
+// kBlockWords: the layout is kMmaTileBlockWords.
+template <bool kReleaseAfterWait, bool kBlockWords = false>
 __device__ __forceinline__ void Quantize(const float* x, Q8Layout layout, int activations, int columns, int64_t chunks,
                                          int group_runs, Q8Activations out, float* clear, int64_t clear_count) {
   // The GEMV may launch now (or after the wait); it waits for this grid before reading `out`.
@@ -137,8 +163,8 @@ __device__ __forceinline__ void Quantize(const float* x, Q8Layout layout, int ac
   WaitForPreviousKernel();  // whatever ran before (the last GEMV reading `out`, or x's writer) is done
   if constexpr (kReleaseAfterWait) StartDependentKernel();
   ClearGridShare(clear, clear_count);
-  if (group_runs > 1) {
-    QuantizeGroups(x, layout, activations, columns, chunks, group_runs, out);
+  if (kBlockWords || group_runs > 1) {
+    QuantizeGroups<kBlockWords>(x, layout, activations, columns, chunks, group_runs, out);
     return;
   }
   const int lane = static_cast<int>(threadIdx.x % kWarpSize);
@@ -175,6 +201,11 @@ __global__ void QuantizeActivationsQ8ReleasedAfterWait(const float* x, Q8Layout 
                                                        int64_t chunks, int group_runs, Q8Activations out, float* clear,
                                                        int64_t clear_count) {
   Quantize<true>(x, layout, activations, columns, chunks, group_runs, out, clear, clear_count);
+}
+__global__ void QuantizeActivationsQ8BlockWords(const float* x, Q8Layout layout, int activations, int columns,
+                                                int64_t chunks, int group_runs, Q8Activations out, float* clear,
+                                                int64_t clear_count) {
+  Quantize<false, true>(x, layout, activations, columns, chunks, group_runs, out, clear, clear_count);
 }
 
 template <bool kReleaseAfterWait>

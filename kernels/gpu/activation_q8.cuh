@@ -35,7 +35,7 @@ inline Q8Activations CarveWorkspace(void* workspace, int64_t k, int activations)
 // - kMmaTileOctets: kMmaTiles' runs, but giving thread t elements 8t..8t+7
 //   in order, for a tensor-core decoder that takes one eight-value
 //   codebook entry a thread (frag_decode.cuh's kWholeEntries);
-// - kMmaTileBlockWords: kMmaTiles' runs, for group_runs > 1 only, each
+// - kMmaTileBlockWords: kMmaTiles' runs, for group_runs 2 or 4 only, each
 //   group's codes spread over its runs as the words of a block of 16 code
 //   bytes with 2 * group_runs fields a byte lie (frag_decode.cuh's
 //   kBlockWords): thread t takes word t, and in run c (its mma c) field
@@ -69,6 +69,13 @@ __global__ void QuantizeActivationsQ8(const float* x, Q8Layout layout, int activ
 __global__ void QuantizeActivationsQ8ReleasedAfterWait(const float* x, Q8Layout layout, int activations, int columns,
                                                        int64_t chunks, int group_runs, Q8Activations out, float* clear,
                                                        int64_t clear_count);
+// QuantizeActivationsQ8 (released at once) for kMmaTileBlockWords, the one
+// layout it takes and the other two do not, so that their code carries no
+// branch for it (one kernel for all read the same as this split on an
+// H200, each against the earlier quantizer in its own A/B run).
+__global__ void QuantizeActivationsQ8BlockWords(const float* x, Q8Layout layout, int activations, int columns,
+                                                int64_t chunks, int group_runs, Q8Activations out, float* clear,
+                                                int64_t clear_count);
 
 // Sets clear[0 .. clear_count) to zero once the kernel before it has
 // finished: the output a tensor-core expert GEMV adds into, when its

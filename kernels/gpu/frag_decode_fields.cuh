@@ -184,6 +184,8 @@ struct FragBlock<T::kQ2_0> : FragDefaults {  // 18-byte blocks of 64 values: 2-a
 // 1747-1757, 2061-2072, 2215-2232).
 template <GgmlType T, int kBits>
 struct BlockWordsCodes : FragBlock<T> {
+  static_assert(Block<T>::kValues == 64 || Block<T>::kValues == 128,
+                "kMmaTileBlockWords takes blocks of two or four chunks");
   static constexpr bool kAlignedStagedWords = true, kBlockWords = true;
   template <LoadMode S>
   __device__ static void Decode(const uint8_t* b, int j, int t, int b_mod4, FragSlice& f) {
