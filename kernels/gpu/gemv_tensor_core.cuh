@@ -910,9 +910,10 @@ constexpr bool kTensorCoreGemv = kHasFragDecoder<T>;
 
 // Types whose expert GEMV runs on the tensor cores too (kExpert; for up to
 // kQ8TileColumns activations, see gemv.cu's TensorCoreExpert), where that
-// measured faster than the dp4a kernel of gemv.cu. On an H200 (one A/B run, three rounds, 8 of 256
-// experts of 2048 x 7168, expert GEMV GB/s, default call / settled ids,
-// dp4a against tensor cores): TQ1_0 560-562 / 560-562 against 936-944 /
+// measured faster than the dp4a kernel of gemv.cu. On an H200 (one A/B
+// run, three rounds, 8 of 256 experts of 2048 x 7168, expert GEMV GB/s,
+// default call / settled ids, dp4a against tensor cores; Q2_0 and Q1_0
+// still on their strided decoders then): TQ1_0 560-562 / 560-562 against 936-944 /
 // 915-919; Q2_0 1344-1347 / 1344-1348 against 1397-1403 / 1351-1358 (left
 // out: level with settled ids, for two more kernels to compile); TQ2_0
 // (1494-1506 against 1350-1353), Q2_K, Q3_K, IQ3_S and IQ3_XXS lost
