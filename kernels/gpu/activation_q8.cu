@@ -207,6 +207,11 @@ __global__ void QuantizeActivationsQ8BlockWords(const float* x, Q8Layout layout,
                                                 int64_t clear_count) {
   Quantize<false, true>(x, layout, activations, columns, chunks, group_runs, out, clear, clear_count);
 }
+__global__ void QuantizeActivationsQ8BlockWordsReleasedAfterWait(const float* x, Q8Layout layout, int activations,
+                                                                 int columns, int64_t chunks, int group_runs,
+                                                                 Q8Activations out, float* clear, int64_t clear_count) {
+  Quantize<true, true>(x, layout, activations, columns, chunks, group_runs, out, clear, clear_count);
+}
 
 template <bool kReleaseAfterWait>
 __device__ __forceinline__ void Clear(float* clear, int64_t clear_count) {

@@ -69,13 +69,17 @@ __global__ void QuantizeActivationsQ8(const float* x, Q8Layout layout, int activ
 __global__ void QuantizeActivationsQ8ReleasedAfterWait(const float* x, Q8Layout layout, int activations, int columns,
                                                        int64_t chunks, int group_runs, Q8Activations out, float* clear,
                                                        int64_t clear_count);
-// QuantizeActivationsQ8 (released at once) for kMmaTileBlockWords, the one
-// layout it takes and the other two do not, so that their code carries no
-// branch for it (one kernel for all read the same as this split on an
-// H200, each against the earlier quantizer in its own A/B run).
+// QuantizeActivationsQ8 and QuantizeActivationsQ8ReleasedAfterWait for
+// kMmaTileBlockWords, the one layout these take and the other two do not,
+// so that their code carries no branch for it (one kernel for all read the
+// same as this split on an H200, each against the earlier quantizer in its
+// own A/B run).
 __global__ void QuantizeActivationsQ8BlockWords(const float* x, Q8Layout layout, int activations, int columns,
                                                 int64_t chunks, int group_runs, Q8Activations out, float* clear,
                                                 int64_t clear_count);
+__global__ void QuantizeActivationsQ8BlockWordsReleasedAfterWait(const float* x, Q8Layout layout, int activations,
+                                                                 int columns, int64_t chunks, int group_runs,
+                                                                 Q8Activations out, float* clear, int64_t clear_count);
 
 // Sets clear[0 .. clear_count) to zero once the kernel before it has
 // finished: the output a tensor-core expert GEMV adds into, when its

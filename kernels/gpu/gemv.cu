@@ -375,10 +375,11 @@ cudaError_t QueueQuantizer(GemvParams& p, Q8Layout layout, int activations, int 
   const int64_t warps = static_cast<int64_t>(columns) * p.chunks / group_runs;
   const int64_t quant_blocks = (warps * kWarpSize + 255) / 256;
   const dim3 grid(static_cast<unsigned>(quant_blocks < 65535 ? quant_blocks : 65535));
-  if (layout == Q8Layout::kMmaTileBlockWords && release_after_wait) return cudaErrorInvalidValue;  // no such kernel
-  auto* const kernel = layout == Q8Layout::kMmaTileBlockWords ? QuantizeActivationsQ8BlockWords
-                       : release_after_wait                   ? QuantizeActivationsQ8ReleasedAfterWait
-                                                              : QuantizeActivationsQ8;
+  auto* const kernel = layout == Q8Layout::kMmaTileBlockWords
+                           ? (release_after_wait ? QuantizeActivationsQ8BlockWordsReleasedAfterWait
+                                                 : QuantizeActivationsQ8BlockWords)
+                       : release_after_wait ? QuantizeActivationsQ8ReleasedAfterWait
+                                            : QuantizeActivationsQ8;
   return LaunchAfterPrevious(kernel, grid, dim3(256), stream, p.xf, layout, activations, columns,
                              static_cast<int64_t>(p.chunks), group_runs, p.xq, p.y, clear);
 }

@@ -14,7 +14,6 @@
 
 #define cudaError_t hipError_t
 #define cudaSuccess hipSuccess
-#define cudaErrorInvalidValue hipErrorInvalidValue
 #define cudaGetErrorString hipGetErrorString
 #define cudaGetLastError hipGetLastError
 #define cudaStream_t hipStream_t
