@@ -700,10 +700,6 @@ __global__ void __launch_bounds__(kTensorCoreThreads, kTiles == 1 ? kTensorCoreM
     const int64_t bytes = static_cast<int64_t>(kTensorCorePrefetchSteps) * S::kSpanBytes;
     PrefetchToL2(span, limit - span > bytes ? span + bytes : limit);
   }
-  WaitForPreviousKernel();  // the activations are quantized and y is zero
-  float acc[kTiles][4] = {};
-  TilePosition<kGroup> next_at = at;
-  next_at.Advance(p, steps, S::kSpanBytes);
   // Rows g's and g + 8's starts relative to their tile's first row, modulo
   // 16 (the GEMV's places below).
   const uint32_t place_a = static_cast<uint32_t>(g) * static_cast<uint32_t>(p.row_bytes) % 16;
@@ -718,8 +714,21 @@ __global__ void __launch_bounds__(kTensorCoreThreads, kTiles == 1 ? kTensorCoreM
 #pragma unroll
     for (int j = 0; j < S::kPerLane; ++j) next[j] = make_uint4(0, 0, 0, 0);
   }
+  // The first step's rows are read before the wait as well: they do not
+  // depend on the quantizer, and kernels.h asks the caller not to overlap
+  // W's writer. On an H200 (one A/B run, three rounds, GB/s, read after
+  // against before the wait): Q2_0's expert GEMV 1523-1532 / 1563-1568
+  // (default call), 1438-1445 / 1467-1473 (settled ids), its batch 8
+  // 2285-2297 / 2305-2314; TQ1_0's expert GEMV 919-937 / 940 and 900-904 /
+  // 919-924, its batch 8 1312-1314 / 1299-1308; batch 8 of Q8_0 3280-3302 /
+  // 3330-3342 and Q4_0 2456-2464 / 2470-2490; Q3_K, IQ4_NL, MXFP4, NVFP4
+  // and the GEMMs within 1%.
   constexpr bool kPastL1 = kStagesPastL1<T, kTiles>;
   if (begin < end) LoadTileStep<S, kPastL1>(p, at, limit, next);
+  WaitForPreviousKernel();  // the activations are quantized and y is zero
+  float acc[kTiles][4] = {};
+  TilePosition<kGroup> next_at = at;
+  next_at.Advance(p, steps, S::kSpanBytes);
   for (int64_t item = begin; item < end; ++item) {
     WarpSync();  // the previous step's readers are done
 #pragma unroll

@@ -113,20 +113,21 @@ constexpr size_t GemvWorkspaceBytes(int64_t k, int activations) {
   return (codes + 15) / 16 * 16 + codes / 32 * 16;
 }
 
-// Each GEMV and GEMM of a block type quantizes x in a launch of its own,
-// and its main kernel may start while the kernels queued before it in
-// `stream` finish (CUDA's programmatic dependent launch). At batch 1-2
-// Gemv and Gemm of most block types read W before they wait for them, so
-// the call must not overlap the end of a kernel that writes W: write W with
-// a copy, or queue something that is not a programmatic launch (a copy, an
-// event wait, a plain kernel) between its writer and the call. vt's own
-// kernels never write block-type weights. ExpertGemv asks the same of W
-// and its ids when ids_settled is true, and then reads both early as Gemv
-// reads W; when it is false, it asks nothing of the kind: where it reads its
-// ids and W early, its main kernel starts only once every kernel queued
-// before the call has finished. Whatever they read early, all of them write
-// y (and the workspace) only after every kernel queued before the call has
-// finished, so a kernel before the call may still be reading y.
+// Each GEMV and GEMM of a block type quantizes x in a launch of its own, and
+// its main kernel may start while the kernels queued before it in `stream`
+// finish (CUDA's programmatic dependent launch). Gemv and Gemm of block types
+// read W before they wait for them (on CUDA's tensor cores at any batch;
+// below them, at batch 1-2, most block types), so the call must not overlap
+// the end of a kernel that writes W: write W with a copy, or queue something
+// that is not a programmatic launch (a copy, an event wait, a plain kernel)
+// between its writer and the call. vt's own kernels never write block-type
+// weights. ExpertGemv asks the same of W and its ids when ids_settled is
+// true, and then reads both early as Gemv reads W; when it is false, it asks
+// nothing of the kind: where it reads its ids and W early, its main kernel
+// starts only once every kernel queued before the call has finished. Whatever
+// they read early, all of them write y (and the workspace) only after every
+// kernel queued before the call has finished, so a kernel before the call may
+// still be reading y.
 LaunchStatus Gemv(const GemvArgs& args, void* workspace, size_t workspace_bytes, StreamHandle stream);
 LaunchStatus ExpertGemv(const ExpertGemvArgs& args, void* workspace, size_t workspace_bytes, StreamHandle stream);
 // Queues the quantizer of ExpertGemv(args) alone: args.x into `workspace`,
