@@ -304,14 +304,14 @@ TEST_CASE("expert GEMV computes the selected experts in one launch; a bad id giv
   INFO("seed " << seed);
   std::mt19937_64 rng(seed);
   constexpr int64_t kExperts = 16, kRows = 19;
-  // TQ1_0 and Q2_0 run on the tensor cores with a shared x or up to 8
-  // slots' own, so with 7 slots; with 10 slots of their own, on the dp4a
+  // TQ1_0, Q2_0 and Q1_0 run on the tensor cores with a shared x or up to
+  // 8 slots' own, so with 7 slots; with 10 slots of their own, on the dp4a
   // kernel.
   for (const std::vector<int32_t>& ids :
        {std::vector<int32_t>{3, 15, 3, 0, 99, -1, 7}, std::vector<int32_t>{3, 15, 3, 0, 99, -1, 7, 1, 2, 9}}) {
     const int count = static_cast<int>(ids.size());
     for (GgmlType type : {GgmlType::kQ4_K, GgmlType::kQ8_0, GgmlType::kMXFP4, GgmlType::kIQ2_XXS, GgmlType::kIQ1_M,
-                          GgmlType::kTQ1_0, GgmlType::kQ2_0, GgmlType::kF16, GgmlType::kBF16}) {
+                          GgmlType::kTQ1_0, GgmlType::kQ2_0, GgmlType::kQ1_0, GgmlType::kF16, GgmlType::kBF16}) {
       // 128 chunks a row or more: each lane takes several chunks of a row.
       const int64_t k = 4 * std::max<int64_t>(1024, gpu::KernelBlockValues(type));
       const std::vector<uint8_t> tower = testing::RandomBlocks(type, kExperts * kRows * k, rng);
@@ -411,6 +411,7 @@ TEST_CASE("expert GEMV reads the ids the kernel just before it wrote, or settled
                        IdsFeed::kWrittenJustBeforeSharedQuantizer}) {
     cases.emplace_back(GgmlType::kTQ1_0, feed);
     cases.emplace_back(GgmlType::kQ2_0, feed);
+    cases.emplace_back(GgmlType::kQ1_0, feed);
   }
   cases.emplace_back(GgmlType::kQ4_K, IdsFeed::kWrittenJustBeforeSharedQuantizer);
   for (const auto& [type, feed] : cases) {
@@ -474,8 +475,8 @@ TEST_CASE("expert GEMV reads the ids the kernel just before it wrote, or settled
 // played by CopyLate, which copies y 20 us after it starts. The GEMV must
 // write nothing into y before those kernels end, not even the NaN rows of
 // a bad id, which it knows without its activations. Types whose GEMV reads
-// its ids and weights early (Q4_K, MXFP4, IQ4_NL; TQ1_0 and Q2_0 on the
-// tensor cores) and one that does not (Q8_0).
+// its ids and weights early (Q4_K, MXFP4, IQ4_NL; TQ1_0, Q2_0 and Q1_0 on
+// the tensor cores) and one that does not (Q8_0).
 TEST_CASE("expert GEMV with settled ids writes y only after the kernels before it", "[gpu][expert]") {
   const uint64_t seed = FreshSeed();
   INFO("seed " << seed);
@@ -487,7 +488,7 @@ TEST_CASE("expert GEMV with settled ids writes y only after the kernels before i
   for (const auto& [type, x_quantized] :
        {std::pair{GgmlType::kQ4_K, false}, {GgmlType::kQ4_K, true}, {GgmlType::kMXFP4, false},
         {GgmlType::kMXFP4, true}, {GgmlType::kIQ4_NL, true}, {GgmlType::kQ8_0, true}, {GgmlType::kTQ1_0, false},
-        {GgmlType::kTQ1_0, true}, {GgmlType::kQ2_0, false}}) {
+        {GgmlType::kTQ1_0, true}, {GgmlType::kQ2_0, false}, {GgmlType::kQ1_0, true}}) {
     CAPTURE(NameOf(type), x_quantized);
     const int64_t k = std::max<int64_t>(1024, gpu::KernelBlockValues(type));
     DeviceArray<uint8_t> tower(testing::RandomBlocks(type, kExperts * kRows * k, rng));

@@ -61,9 +61,9 @@ inline constexpr std::array<GgmlType, 25> kTensorCoreGemvTypes = {
 // integers and scales them once. Their x is then coarser: ggml's CPU dot
 // products of these types but Q1_0 and Q2_0 quantize it per 256 values
 // (Q8_K) too. Everything else quantizes x per 32 values: every other type,
-// the dp4a GEMV below the tensor cores, the expert GEMV (but TQ1_0's and
-// Q2_0's on the tensor cores) and the GEMM's passes of more than 8
-// activations (a pass of at most 8 runs the GEMV).
+// the dp4a GEMV below the tensor cores, the expert GEMV (but TQ1_0's,
+// Q2_0's and Q1_0's on the tensor cores) and the GEMM's passes of more
+// than 8 activations (a pass of at most 8 runs the GEMV).
 inline constexpr std::array<GgmlType, 9> kBlockScaledGemvTypes = {
     GgmlType::kTQ1_0, GgmlType::kTQ2_0,   GgmlType::kQ1_0,    GgmlType::kQ2_0, GgmlType::kQ2_K,
     GgmlType::kQ3_K,  GgmlType::kIQ2_XXS, GgmlType::kIQ3_XXS, GgmlType::kIQ3_S};
