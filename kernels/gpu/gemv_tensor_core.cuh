@@ -919,19 +919,18 @@ constexpr bool kTensorCoreGemv = kHasFragDecoder<T>;
 
 // Types whose expert GEMV runs on the tensor cores too (kExpert; for up to
 // kQ8TileColumns activations, see gemv.cu's TensorCoreExpert), where that
-// measured faster than the dp4a kernel of gemv.cu. On an H200 (one A/B
-// run, three rounds, 8 of 256 experts of 2048 x 7168, expert GEMV GB/s,
-// default call / settled ids, dp4a against tensor cores): TQ1_0 560-562 /
-// 560-562 against 936-944 / 915-919; TQ2_0 (1494-1506 against 1350-1353),
-// Q2_K, Q3_K, IQ3_S and IQ3_XXS lost 9-17%. Q2_0 and Q1_0 were measured
-// again on their block-word decoders (another run, three rounds): Q2_0
-// 1339-1345 / 1342-1344 against 1522-1535 / 1432-1444; Q1_0 961-962 /
-// 960-962 against 960-970 / 935-944, and once the kernel read its first
-// step before the wait (a third run) 944-958 / 947-957 against 990-997 /
-// 949-957. Each warp of the expert
-// kernel takes about a sixth of the steps it takes in the bench's plain
-// GEMV (TQ1_0: 8 x 128 tiles of 14 steps against 5689 tiles of 16), so
-// the call's fixed costs weigh more against its 8 experts' 30 MB or less.
+// measured faster than the dp4a kernel of gemv.cu. On an H200 (one A/B run,
+// three rounds, 8 of 256 experts of 2048 x 7168, expert GEMV GB/s, default
+// call / settled ids, dp4a against tensor cores): TQ1_0 560-562 / 560-562
+// against 936-944 / 915-919; TQ2_0 (1494-1506 against 1350-1353), Q2_K, Q3_K,
+// IQ3_S and IQ3_XXS lost 9-17%. Q2_0 and Q1_0 were measured again on their
+// block-word decoders (another run, three rounds): Q2_0 1339-1345 / 1342-1344
+// against 1522-1535 / 1432-1444; Q1_0 961-962 / 960-962 against 960-970 /
+// 935-944, and once the kernel read its first step before the wait (a third
+// run) 944-958 / 947-957 against 990-997 / 949-957. Each warp of the expert
+// kernel takes about a sixth of the steps it takes in the bench's plain GEMV
+// (TQ1_0: 8 x 128 tiles of 14 steps against 5689 tiles of 16), so the call's
+// fixed costs weigh more against its 8 experts' 30 MB or less.
 template <GgmlType T>
 constexpr bool kTensorCoreExpertGemv =
     kTensorCoreGemv<T> && (T == GgmlType::kTQ1_0 || T == GgmlType::kQ2_0 || T == GgmlType::kQ1_0);
