@@ -596,7 +596,10 @@ constexpr int kGemmMinBlocks = T == GgmlType::kMXFP4 ? 4 : 0;
 // GB/s, none against 2): Q8_0 2695-2710 against 2909-2950, Q4_0 2363-2383
 // against 2408-2415, the others within 1%; GEMM at batch 64 1-4% faster
 // (MXFP4 75.3-76.0 against 77.8-78.1 TFLOP/s). 4 steps gained nothing more
-// (Q4_0 lost 2% against 2).
+// (Q4_0 lost 2% against 2). The first step is also loaded before the wait
+// (below), yet asking L2 for the two steps after it instead lost (one A/B
+// run, three rounds, batch 8: Q8_0 3330-3349 against 3256-3300, Q4_0
+// 2480-2487 against 2445-2471; Q2_0's expert GEMV 1-3%).
 constexpr int kTensorCorePrefetchSteps = 2;
 
 // The tiles of rows a block's warps take side by side, at the same steps
