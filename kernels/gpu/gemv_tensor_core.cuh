@@ -873,8 +873,8 @@ cudaError_t LaunchTensorCoreGemv(const GemvParams& p, cudaStream_t stream, int s
 // tensor-core kernels had sped up, from one A/B run (two rounds, GB/s at
 // batches 2-6) against a build taking them from batch 2 for every type:
 // - from 2: Q8_0 (batch 2: dp4a 3043-3044, tensor cores 3124-3125), Q3_K
-//   (1662-1666 / 1685-1699), Q1_0 (979-980 / 1033-1036), Q2_0 (1449-1450 /
-//   1532-1533);
+//   (1662-1666 / 1685-1699), and then Q1_0 (979-980 / 1033-1036) and Q2_0
+//   (1449-1450 / 1532-1533);
 // - from 3: IQ4_NL (batch 3: 1845-1854 / 2263), MXFP4 (1804-1820 /
 //   2104-2105), IQ4_XS (1880-1892 / 2143-2149), Q5_K (2095-2112 /
 //   2315-2325), Q4_K (2152-2191 / 2240-2294), IQ2_S (948-952 / 992-996),
@@ -895,15 +895,19 @@ cudaError_t LaunchTensorCoreGemv(const GemvParams& p, cudaStream_t stream, int s
 //   rounds, dp4a against tensor cores: IQ3_XXS batch 2 1258-1264 /
 //   1341-1347, IQ3_S 1338-1344 / 1401-1405, IQ2_XXS batch 4 834-835 /
 //   851-858 (batch 3 stays on the dp4a kernel: 910-913).
+// - Q1_0 and Q2_0 from 1 (they were 2) once their codes were read as
+//   block words and the kernel read its first step before its wait
+//   (three rounds, batch 1: Q1_0 dp4a 1411-1419, tensor cores 1814-1830;
+//   Q2_0 1716-1721 / 2333-2340).
 template <GgmlType T>
 constexpr int TensorCoreMinBatch() {
   switch (T) {
     case GgmlType::kTQ1_0:
-    case GgmlType::kTQ2_0: return 1;
+    case GgmlType::kTQ2_0:
+    case GgmlType::kQ1_0:
+    case GgmlType::kQ2_0: return 1;
     case GgmlType::kQ8_0:
     case GgmlType::kQ3_K:
-    case GgmlType::kQ1_0:
-    case GgmlType::kQ2_0:
     case GgmlType::kQ2_K:
     case GgmlType::kIQ3_XXS:
     case GgmlType::kIQ3_S: return 2;
@@ -930,10 +934,15 @@ constexpr bool kTensorCoreGemv = kHasFragDecoder<T>;
 // block-word decoders (another run, three rounds): Q2_0 1339-1345 / 1342-1344
 // against 1522-1535 / 1432-1444; Q1_0 961-962 / 960-962 against 960-970 /
 // 935-944, and once the kernel read its first step before the wait (a third
-// run) 944-958 / 947-957 against 990-997 / 949-957. Each warp of the expert
-// kernel takes about a sixth of the steps it takes in the bench's plain GEMV
-// (TQ1_0: 8 x 128 tiles of 14 steps against 5689 tiles of 16), so the call's
-// fixed costs weigh more against its 8 experts' 30 MB or less.
+// run) 944-958 / 947-957 against 990-997 / 949-957. With that early step
+// the five that lost were measured again (a fourth run, three rounds) and
+// lost 9-15%: TQ2_0 1498-1499 / 1497-1498 against 1358-1364 / 1304-1309,
+// Q2_K 1830 / 1822-1827 against 1579-1581 / 1528-1535, Q3_K 1710-1714
+// against 1527-1532, IQ3_S 1391-1397 against 1188-1196, IQ3_XXS 1304-1305
+// against 1119-1125 (default call). Each warp of the expert kernel takes
+// about a sixth of the steps it takes in the bench's plain GEMV (TQ1_0: 8 x
+// 128 tiles of 14 steps against 5689 tiles of 16), so the call's fixed
+// costs weigh more against its 8 experts' 30 MB or less.
 template <GgmlType T>
 constexpr bool kTensorCoreExpertGemv =
     kTensorCoreGemv<T> && (T == GgmlType::kTQ1_0 || T == GgmlType::kQ2_0 || T == GgmlType::kQ1_0);
