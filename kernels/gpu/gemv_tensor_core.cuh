@@ -898,17 +898,18 @@ cudaError_t LaunchTensorCoreGemv(const GemvParams& p, cudaStream_t stream, int s
 // - Q1_0 and Q2_0 from 1 (they were 2) once their codes were read as
 //   block words and the kernel read its first step before its wait
 //   (three rounds, batch 1: Q1_0 dp4a 1411-1419, tensor cores 1814-1830;
-//   Q2_0 1716-1721 / 2333-2340).
+//   Q2_0 1716-1721 / 2333-2340), and Q2_K from 1 (it was 2) in the
+//   same way (another run, three rounds, batch 1: 2264-2275 / 2322-2332).
 template <GgmlType T>
 constexpr int TensorCoreMinBatch() {
   switch (T) {
     case GgmlType::kTQ1_0:
     case GgmlType::kTQ2_0:
     case GgmlType::kQ1_0:
-    case GgmlType::kQ2_0: return 1;
+    case GgmlType::kQ2_0:
+    case GgmlType::kQ2_K: return 1;
     case GgmlType::kQ8_0:
     case GgmlType::kQ3_K:
-    case GgmlType::kQ2_K:
     case GgmlType::kIQ3_XXS:
     case GgmlType::kIQ3_S: return 2;
     case GgmlType::kQ4_1:

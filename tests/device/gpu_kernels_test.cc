@@ -238,7 +238,7 @@ LaunchBuffers RandomLaunches(int count, XValues x_values, YValues y_values, std:
 // see its own activations: eight launches, alternating batch 1 and 2, each
 // with its own x and y, checked after the last. Q8_0's batch 2 runs on the
 // tensor cores (which add into a y its quantizer clears), its batch 1 on
-// the dp4a kernel; Q2_K the same, its batch 2 quantized per block
+// the dp4a kernel; Q3_K the same, its batch 2 quantized per block
 // (kBlockScaledGemvTypes), its batch 1 per 32; Q2_0 on the tensor cores at
 // both batches, quantized per block.
 TEST_CASE("back-to-back GEMVs on one workspace each see their own activations", "[gpu][gemv]") {
@@ -248,7 +248,7 @@ TEST_CASE("back-to-back GEMVs on one workspace each see their own activations", 
   constexpr int kLaunches = 8;
   constexpr int64_t kRows = 3000, kK = 4096;
   for (GgmlType type :
-       {GgmlType::kQ4_K, GgmlType::kQ6_K, GgmlType::kIQ2_XS, GgmlType::kMXFP4, GgmlType::kQ8_0, GgmlType::kQ2_K,
+       {GgmlType::kQ4_K, GgmlType::kQ6_K, GgmlType::kIQ2_XS, GgmlType::kMXFP4, GgmlType::kQ8_0, GgmlType::kQ3_K,
         GgmlType::kQ2_0}) {
     CAPTURE(NameOf(type));
     const std::vector<uint8_t> w = testing::RandomBlocks(type, kRows * kK, rng);
@@ -308,12 +308,15 @@ TEST_CASE("expert GEMV computes the selected experts in one launch; a bad id giv
   constexpr int64_t kExperts = 16, kRows = 19;
   // TQ1_0, Q2_0 and Q1_0 run on the tensor cores with a shared x or up to
   // 8 slots' own, so with 7 slots; with 10 slots of their own, on the dp4a
-  // kernel.
+  // kernel. TQ2_0 and Q2_K take the dp4a kernel with any count: their plain
+  // GEMV runs on the tensor cores from batch 1, so their dp4a code is
+  // tested here.
   for (const std::vector<int32_t>& ids :
        {std::vector<int32_t>{3, 15, 3, 0, 99, -1, 7}, std::vector<int32_t>{3, 15, 3, 0, 99, -1, 7, 1, 2, 9}}) {
     const int count = static_cast<int>(ids.size());
     for (GgmlType type : {GgmlType::kQ4_K, GgmlType::kQ8_0, GgmlType::kMXFP4, GgmlType::kIQ2_XXS, GgmlType::kIQ1_M,
-                          GgmlType::kTQ1_0, GgmlType::kQ2_0, GgmlType::kQ1_0, GgmlType::kF16, GgmlType::kBF16}) {
+                          GgmlType::kTQ1_0, GgmlType::kQ2_0, GgmlType::kQ1_0, GgmlType::kTQ2_0, GgmlType::kQ2_K,
+                          GgmlType::kF16, GgmlType::kBF16}) {
       // 128 chunks a row or more: each lane takes several chunks of a row.
       const int64_t k = 4 * std::max<int64_t>(1024, gpu::KernelBlockValues(type));
       const std::vector<uint8_t> tower = testing::RandomBlocks(type, kExperts * kRows * k, rng);
