@@ -900,6 +900,16 @@ cudaError_t LaunchTensorCoreGemv(const GemvParams& p, cudaStream_t stream, int s
 //   (three rounds, batch 1: Q1_0 dp4a 1411-1419, tensor cores 1814-1830;
 //   Q2_0 1716-1721 / 2333-2340), and Q2_K from 1 (it was 2) in the
 //   same way (another run, three rounds, batch 1: 2264-2275 / 2322-2332).
+// - Q4_1 and IQ2_XXS from 3 (they were 4), when every choice was measured
+//   again one batch either side of it (one A/B run, two rounds, batch 3:
+//   Q4_1 dp4a 2414-2419, tensor cores 2591-2592; IQ2_XXS 907-909 /
+//   958-961). Every other choice held: the batch below it stayed on the
+//   dp4a kernel (IQ2_XS at 3 874-875 / 849-851, NVFP4 at 4 1631-1633 /
+//   1555-1558, the types from 3 at 2, Q4_0 3320-3334 / 2474-2477) and the
+//   dp4a kernel lost at the batch it starts (another run, two rounds: Q8_0
+//   at 2 3052-3056 / 3331-3339, Q4_0 at 3 2207 / 2478-2482, Q5_1 at 3
+//   2528-2531 / 2536-2537, IQ2_XS at 4 763-765 / 849-850, NVFP4 at 5
+//   1453-1456 / 1540-1554).
 template <GgmlType T>
 constexpr int TensorCoreMinBatch() {
   switch (T) {
@@ -912,11 +922,9 @@ constexpr int TensorCoreMinBatch() {
     case GgmlType::kQ3_K:
     case GgmlType::kIQ3_XXS:
     case GgmlType::kIQ3_S: return 2;
-    case GgmlType::kQ4_1:
-    case GgmlType::kIQ2_XS:
-    case GgmlType::kIQ2_XXS: return 4;
+    case GgmlType::kIQ2_XS: return 4;
     case GgmlType::kNVFP4: return 5;
-    default: return 3;  // the other types with a fragment decoder
+    default: return 3;  // the other types with a fragment decoder, Q4_1 and IQ2_XXS among them
   }
 }
 template <GgmlType T>
