@@ -873,8 +873,8 @@ cudaError_t LaunchTensorCoreGemv(const GemvParams& p, cudaStream_t stream, int s
 // tensor-core kernels had sped up, from one A/B run (two rounds, GB/s at
 // batches 2-6) against a build taking them from batch 2 for every type:
 // - from 2: Q8_0 (batch 2: dp4a 3043-3044, tensor cores 3124-3125), Q3_K
-//   (1662-1666 / 1685-1699), and then Q1_0 (979-980 / 1033-1036) and Q2_0
-//   (1449-1450 / 1532-1533);
+//   (1662-1666 / 1685-1699), Q1_0 (979-980 / 1033-1036) and Q2_0
+//   (1449-1450 / 1532-1533), those two until they moved to 1 (below);
 // - from 3: IQ4_NL (batch 3: 1845-1854 / 2263), MXFP4 (1804-1820 /
 //   2104-2105), IQ4_XS (1880-1892 / 2143-2149), Q5_K (2095-2112 /
 //   2315-2325), Q4_K (2152-2191 / 2240-2294), IQ2_S (948-952 / 992-996),
