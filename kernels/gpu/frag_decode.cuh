@@ -72,7 +72,7 @@ __device__ __forceinline__ void LookupNibbleWord(uint32_t w, FragSlice& f) {
 // What every decoder inherits, and overrides where it does otherwise:
 // - kShareScales: it splits into Codes and Scales, whose scales cost enough
 //   that the four threads of a group each work out those of one chunk in
-//   four and trade them (TensorCoreStep). On an H200 (one A/B run, three
+//   four and trade them (ChunkScaledStep). On an H200 (one A/B run, three
 //   rounds, batch 8 GB/s, each decoding its own against sharing) IQ4_XS
 //   went from 1795-1822 to 1967-1991 and Q4_K from 2308-2324 to 2336-2339,
 //   and their GEMMs (batch 64) 1-2% faster, while MXFP4 and Q6_K stayed
@@ -363,14 +363,15 @@ struct WholeEntriesFrag;
 // T's decoder with kBlockWords for the GEMV (beside FragBlock<T>).
 template <GgmlType T>
 struct BlockWordsFrag;
+struct Q3kSignedFrag;
 
 // The decoder of a tensor-core kernel of type T with kTiles tiles of 8
 // activations: FragBlock<T>, but for the GEMV's (one tile) Fp4OffsetFrag
 // for MXFP4, Iq4CarriesFrag for IQ4_NL and IQ4_XS, BlockWordsFrag for
-// Q2_0 and Q1_0, WholeEntriesFrag for IQ2_XXS and IQ1_S, and IQ1_M's and
-// NVFP4's sharing their scales (NVFP4, one A/B run on an H200, three
-// rounds, batch 8 GB/s: 1390-1395 decoding each thread's own, 1494-1496
-// shared). The specializations of FragBlock (frag_decoders.cuh) must all
+// Q2_0 and Q1_0, WholeEntriesFrag for IQ2_XXS and IQ1_S, Q3kSignedFrag for
+// Q3_K, and IQ1_M's and NVFP4's sharing their scales (NVFP4, one A/B run on
+// an H200, three rounds, batch 8 GB/s: 1390-1395 decoding each thread's
+// own, 1494-1496 shared). The specializations of FragBlock (frag_decoders.cuh) must all
 // be declared before a kernel names a TileFrag.
 template <GgmlType T>
 constexpr bool kSharesScalesInGemv = T == GgmlType::kIQ1_M || T == GgmlType::kNVFP4;
@@ -381,9 +382,10 @@ using TileFrag = std::conditional_t<
         kTiles == 1 && (T == GgmlType::kIQ4_NL || T == GgmlType::kIQ4_XS), Iq4CarriesFrag<T>,
         std::conditional_t<
             kTiles == 1 && (T == GgmlType::kQ2_0 || T == GgmlType::kQ1_0), BlockWordsFrag<T>,
-            std::conditional_t<kTiles == 1 && (T == GgmlType::kIQ2_XXS || T == GgmlType::kIQ1_S),
-                               WholeEntriesFrag<T>,
-                               std::conditional_t<kTiles == 1 && kSharesScalesInGemv<T>,
-                                                  SharedScalesFrag<FragBlock<T>>, FragBlock<T>>>>>>;
+            std::conditional_t<
+                kTiles == 1 && (T == GgmlType::kIQ2_XXS || T == GgmlType::kIQ1_S), WholeEntriesFrag<T>,
+                std::conditional_t<kTiles == 1 && T == GgmlType::kQ3_K, Q3kSignedFrag,
+                                   std::conditional_t<kTiles == 1 && kSharesScalesInGemv<T>,
+                                                      SharedScalesFrag<FragBlock<T>>, FragBlock<T>>>>>>>;
 
 }  // namespace vt::gpu

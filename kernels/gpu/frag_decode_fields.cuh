@@ -71,12 +71,10 @@ struct FragBlock<T::kQ2_K> : FragDefaults {  // 84-byte blocks: 4-aligned
 // scales are shared (kShareScales): on an H200 (one A/B run, three rounds)
 // batch 8 went from 1465-1477 to 1636-1645 GB/s and the GEMM at batch 64
 // from 54.8-54.9 to 55.6-55.8 TFLOP/s against each thread decoding them.
-// The GEMV now sums its blocks in integers (DecodeIntegerScale), where
-// each thread decodes its own integer scales (gemv_tensor_core.cuh's
-// kTensorCoreGroupRuns has the runs); the GEMM still shares float ones.
+// The GEMV takes Q3kSignedFrag instead; the GEMM keeps this one.
 template <>
 struct FragBlock<T::kQ3_K> : FragDefaults {  // 110-byte blocks: 2-aligned
-  static constexpr bool kSplitScales = true, kOffset = false, kShareScales = true, kIntegerScales = true;
+  static constexpr bool kSplitScales = true, kOffset = false, kShareScales = true;
   template <LoadMode S>
   __device__ static void Codes(const uint8_t* b, int j, int t, FragSlice& f) {
     const uint8_t* qs = b + 32 + 32 * (j / 4) + 4 * t;
@@ -94,13 +92,56 @@ struct FragBlock<T::kQ3_K> : FragDefaults {  // 110-byte blocks: 2-aligned
     f.d[0] = d * F(Q3kScale(b + 96, 2 * j));
     f.d[1] = d * F(Q3kScale(b + 96, 2 * j + 1));
   }
-  // For BlockSummedStep: each thread decodes its own halves' scales.
+};
+// Q3_K for the tensor-core GEMV, which sums its blocks in integers
+// (BlockSummedStep, kIntegerScales): each code as the signed byte
+// 32 (code - 4), its 3-bit field at bits 5..7 with the top bit flipped (as
+// Q6_K's codes), and each scale as the signed byte 4 (s - 32), its 6-bit
+// field at bits 2..7 with the top bit flipped; d carries the 1 / 128. A
+// chunk's codes take two shifts and two logic instructions a word (the
+// flips folded into them), and its two scales one byte permute each, out
+// of four scale words each thread works out once a block. A block's sum
+// stays inside int32: 16 halves of at most 16 * 128 * 127, each times at
+// most 128. On an H200 (one A/B run, four rounds, batch 2 / 4 / 8 GB/s)
+// the GEMV went from 1836-1855 / 1830-1856 / 1820-1846 (FragBlock's codes,
+// low | 0xFC where the high bit is clear, and each scale from single
+// bytes: 482 instructions a step in the SASS) to 2105-2112 / 2098-2109 /
+// 1976-2077 (377), and to 2120-2130 / 2113-2123 / 2100-2112 with steps of
+// two blocks (kTileStepChunks). Unfolded flips gave 1993-2004 / 1989-1999
+// / 1947-1987 (413 instructions a step); five or six blocks a SM lost
+// (another run, four rounds, batch 8: 1903-1908 and, with 32 bytes of
+// spills, 1854-1861, against 1977-1985).
+struct Q3kSignedFrag : FragDefaults {
+  static constexpr bool kSplitScales = true, kOffset = false, kIntegerScales = true;
+  // Scales 4i..4i+3 of the block at b as the signed bytes 4 (s - 32): the
+  // low nibbles of packed bytes 0..7 (i < 2) or their high nibbles (i >= 2),
+  // and the 2-bit fields i of packed bytes 8..11 (as ggml unpacks them).
+  template <LoadMode S>
+  __device__ static uint32_t ScaleWord(const uint8_t* b, int i) {
+    const uint32_t low = WordAt2<S>(b + 96 + 4 * (i % 2));
+    const uint32_t low_at_2 = i < 2 ? low << 2 : low >> 2;
+    // Each 2-bit field's top bit flipped, once for the block's four words.
+    const uint32_t flipped_high_at_6 = (WordAt2<S>(b + 104) ^ 0xAAAAAAAAu) << (6 - 2 * i);
+    return (low_at_2 & 0x3C3C3C3Cu) | (flipped_high_at_6 & 0xC0C0C0C0u);
+  }
   template <LoadMode S>
   __device__ static void DecodeIntegerScale(const uint8_t* b, int j, int t, const uint32_t*, FragSlice& f) {
-    Codes<S>(b, j, t, f);
-    f.iscale = Q3kScale(b + 96, 2 * j);
-    f.iscale_hi = Q3kScale(b + 96, 2 * j + 1);
-    f.d[0] = AlignedHalfAt(b + 108);
+    const uint8_t* qs = b + 32 + 32 * (j / 4) + 4 * t;
+    const int low_up = 5 - 2 * (j % 4);  // field j % 4 of qs to bits 5..6
+    auto codes = [&](int offset) {
+      const uint32_t low = WordAt2<S>(qs + offset);
+      const uint32_t low_at_5 = low_up >= 0 ? low << low_up : low >> -low_up;
+      // hmask bit j flipped (the code's top bit) to bit 7.
+      const uint32_t clear_at_7 = ~WordAt2<S>(b + 4 * t + offset) << (7 - j);
+      return static_cast<int>((low_at_5 & 0x60606060u) | (clear_at_7 & 0x80808080u));
+    };
+    f.lo = codes(0);
+    f.hi = codes(16);
+    const uint32_t scales = ScaleWord<S>(b, j / 2);
+    const uint32_t k = 2 * (j % 2);  // scale 2j's byte
+    f.iscale = static_cast<int>(BytePermSigned(scales, 0u, 0x8880u + 0x1111u * k));  // byte k, sign-extended
+    f.iscale_hi = static_cast<int>(BytePermSigned(scales, 0u, 0x8880u + 0x1111u * (k + 1)));
+    f.d[0] = AlignedHalfAt(b + 108) * (1.0f / 128.0f);
   }
 };
 // TQ2_0: 2-bit codes 0..2 for -1, 0, 1, laid out as Q2_K's.

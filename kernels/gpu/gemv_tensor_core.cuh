@@ -37,7 +37,8 @@ constexpr int kTensorCoreThreads = kTensorCoreWarps * kWarpSize;
 constexpr int kTileRows = 16;
 // Chunks of each row a warp's step takes (TileStep): 8, but for the GEMV
 // (one tile of activations) of the low-bit types, whose 8 chunks of 16 rows
-// are few bytes (IQ1_S: 800), 16, and 32 for Q1_0. On an H200 (two A/B
+// are few bytes (IQ1_S: 800), 16, and 32 for Q1_0; Q3_K takes 16 too (two
+// blocks; Q3kSignedFrag has the figures). On an H200 (two A/B
 // runs, two rounds each, batch 8 GB/s, 8 / 16 / 32 chunks): IQ1_S 710-717 /
 // 782 / 488-492, IQ1_M 603-604 / 658-659 / 463-471, IQ2_S 901 / 957 /
 // 541-546, TQ1_0 927-931 / 1051-1052 / 987-989, TQ2_0 1580-1581 / 1743-1747
@@ -57,7 +58,8 @@ constexpr int TileStepChunks() {
     case GgmlType::kIQ1_M:
     case GgmlType::kTQ1_0:
     case GgmlType::kTQ2_0:
-    case GgmlType::kQ2_0: return 16;
+    case GgmlType::kQ2_0:
+    case GgmlType::kQ3_K: return 16;
     default: return 8;
   }
 }
@@ -285,8 +287,9 @@ __device__ __forceinline__ void BlockSummedStep(const GemvParams& p, const uint8
           MmaK16(low, w[0].lo, w[1].lo, static_cast<int>(x.x), 0);
           MmaK16(high, w[0].hi, w[1].hi, static_cast<int>(x.y), 0);
 #pragma unroll
-          for (int i = 0; i < 4; ++i) {
-            sums[j % kBlockSums<T>][i] += w[i / 2].iscale * low[i] + w[i / 2].iscale_hi * high[i];
+          for (int i = 0; i < 4; ++i) {  // two multiply-adds, not a multiply, a multiply-add and an add
+            sums[j % kBlockSums<T>][i] += w[i / 2].iscale * low[i];
+            sums[j % kBlockSums<T>][i] += w[i / 2].iscale_hi * high[i];
           }
         } else {
           int dot[4];
@@ -328,15 +331,13 @@ __device__ __forceinline__ void BlockSummedStep(const GemvParams& p, const uint8
 // One step (kTileStepChunks chunks, fewer when kWhole is false and the row
 // ends first) of this thread's two rows, g and g + 8 of the tile, whose
 // blocks start at span_a and span_b, times the tiles of 8 activations that
-// hold the batch (at most kTiles), into acc[tile]. Each chunk is decoded
-// once for all the tiles. `first`: the step's first chunk in the row.
+// hold the batch (at most kTiles), into acc[tile], each chunk's products
+// scaled on their own (TensorCoreStep has the block-summed GEMVs take
+// BlockSummedStep instead). Each chunk is decoded once for all the tiles.
+// `first`: the step's first chunk in the row.
 template <GgmlType T, bool kWhole, int kTiles>
-__device__ __forceinline__ void TensorCoreStep(const GemvParams& p, const uint8_t* span_a, const uint8_t* span_b,
-                                               int first, const uint32_t* grid, float (&acc)[kTiles][4]) {
-  if constexpr (kTiles == 1 && kTensorCoreGroupRuns<T> > 1) {
-    BlockSummedStep<T, kWhole>(p, span_a, span_b, first, grid, acc[0]);
-    return;
-  }
+__device__ __forceinline__ void ChunkScaledStep(const GemvParams& p, const uint8_t* span_a, const uint8_t* span_b,
+                                                int first, const uint32_t* grid, float (&acc)[kTiles][4]) {
   using B = Block<T>;
   using Frag = TileFrag<T, kTiles>;
   constexpr int kChunksPerBlock = B::kValues / 32;
@@ -394,6 +395,19 @@ __device__ __forceinline__ void TensorCoreStep(const GemvParams& p, const uint8_
       TileProduct<Frag>(w, codes[c * tile_pieces + i * kWarpSize], records + c * tile_records + i * kQ8TileColumns,
                         acc[c]);
     }
+  }
+}
+
+// One step of the tensor-core kernel (ChunkScaledStep's contract): a
+// kBlockScaledGemvTypes GEMV's by BlockSummedStep, the others' by
+// ChunkScaledStep.
+template <GgmlType T, bool kWhole, int kTiles>
+__device__ __forceinline__ void TensorCoreStep(const GemvParams& p, const uint8_t* span_a, const uint8_t* span_b,
+                                               int first, const uint32_t* grid, float (&acc)[kTiles][4]) {
+  if constexpr (kTiles == 1 && kTensorCoreGroupRuns<T> > 1) {
+    BlockSummedStep<T, kWhole>(p, span_a, span_b, first, grid, acc[0]);
+  } else {
+    ChunkScaledStep<T, kWhole, kTiles>(p, span_a, span_b, first, grid, acc);
   }
 }
 
