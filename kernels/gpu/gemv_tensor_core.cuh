@@ -888,7 +888,7 @@ cudaError_t LaunchTensorCoreGemv(const GemvParams& p, cudaStream_t stream, int s
 // batches 2-6) against a build taking them from batch 2 for every type:
 // - from 2: Q8_0 (batch 2: dp4a 3043-3044, tensor cores 3124-3125), Q3_K
 //   (1662-1666 / 1685-1699), Q1_0 (979-980 / 1033-1036) and Q2_0
-//   (1449-1450 / 1532-1533), those two until they moved to 1 (below);
+//   (1449-1450 / 1532-1533); Q3_K, Q1_0 and Q2_0 later moved to 1 (below);
 // - from 3: IQ4_NL (batch 3: 1845-1854 / 2263), MXFP4 (1804-1820 /
 //   2104-2105), IQ4_XS (1880-1892 / 2143-2149), Q5_K (2095-2112 /
 //   2315-2325), Q4_K (2152-2191 / 2240-2294), IQ2_S (948-952 / 992-996),
@@ -924,6 +924,8 @@ cudaError_t LaunchTensorCoreGemv(const GemvParams& p, cudaStream_t stream, int s
 //   at 2 3052-3056 / 3331-3339, Q4_0 at 3 2207 / 2478-2482, Q5_1 at 3
 //   2528-2531 / 2536-2537, IQ2_XS at 4 763-765 / 849-850, NVFP4 at 5
 //   1453-1456 / 1540-1554).
+// - Q3_K from 1 (it was 2) once it decoded with Q3kSignedFrag (one A/B
+//   run, four rounds, batch 1: dp4a 1952-1958, tensor cores 2123-2132).
 template <GgmlType T>
 constexpr int TensorCoreMinBatch() {
   switch (T) {
@@ -931,9 +933,9 @@ constexpr int TensorCoreMinBatch() {
     case GgmlType::kTQ2_0:
     case GgmlType::kQ1_0:
     case GgmlType::kQ2_0:
-    case GgmlType::kQ2_K: return 1;
+    case GgmlType::kQ2_K:
+    case GgmlType::kQ3_K: return 1;
     case GgmlType::kQ8_0:
-    case GgmlType::kQ3_K:
     case GgmlType::kIQ3_XXS:
     case GgmlType::kIQ3_S: return 2;
     case GgmlType::kIQ2_XS: return 4;

@@ -238,9 +238,9 @@ LaunchBuffers RandomLaunches(int count, XValues x_values, YValues y_values, std:
 // see its own activations: eight launches, alternating batch 1 and 2, each
 // with its own x and y, checked after the last. Q8_0's batch 2 runs on the
 // tensor cores (which add into a y its quantizer clears), its batch 1 on
-// the dp4a kernel; Q3_K the same, its batch 2 quantized per block
-// (kBlockScaledGemvTypes), its batch 1 per 32; Q2_0 on the tensor cores at
-// both batches, quantized per block.
+// the dp4a kernel; IQ3_S the same, its batch 2 quantized per block
+// (kBlockScaledGemvTypes), its batch 1 per 32; Q2_0 and Q3_K on the tensor
+// cores at both batches, quantized per block.
 TEST_CASE("back-to-back GEMVs on one workspace each see their own activations", "[gpu][gemv]") {
   const uint64_t seed = FreshSeed();
   INFO("seed " << seed);
@@ -248,8 +248,8 @@ TEST_CASE("back-to-back GEMVs on one workspace each see their own activations", 
   constexpr int kLaunches = 8;
   constexpr int64_t kRows = 3000, kK = 4096;
   for (GgmlType type :
-       {GgmlType::kQ4_K, GgmlType::kQ6_K, GgmlType::kIQ2_XS, GgmlType::kMXFP4, GgmlType::kQ8_0, GgmlType::kQ3_K,
-        GgmlType::kQ2_0}) {
+       {GgmlType::kQ4_K, GgmlType::kQ6_K, GgmlType::kIQ2_XS, GgmlType::kMXFP4, GgmlType::kQ8_0, GgmlType::kIQ3_S,
+        GgmlType::kQ3_K, GgmlType::kQ2_0}) {
     CAPTURE(NameOf(type));
     const std::vector<uint8_t> w = testing::RandomBlocks(type, kRows * kK, rng);
     const std::vector<float> w_values = testing::Dequantized(type, w, kRows * kK);

@@ -48,8 +48,8 @@ struct MatmulArgs {
 // `workspace`; per block on the tensor cores for kBlockScaledGemvTypes);
 // F32, F16 and BF16 read x as floats. On CUDA every block type runs on int8
 // tensor cores from a batch chosen per type (1 for TQ1_0, TQ2_0, Q1_0,
-// Q2_0 and Q2_K, else 2 to 5), adding partial row sums into y atomically:
-// there y's last bits may differ between runs.
+// Q2_0, Q2_K and Q3_K, else 2 to 5), adding partial row sums into y
+// atomically: there y's last bits may differ between runs.
 using GemvArgs = MatmulArgs;
 
 // Prefill, any batch (GEMV serves 1-8 better). On CUDA the types of
