@@ -925,7 +925,7 @@ cudaError_t LaunchTensorCoreGemv(const GemvParams& p, cudaStream_t stream, int s
 //   2528-2531 / 2536-2537, IQ2_XS at 4 763-765 / 849-850, NVFP4 at 5
 //   1453-1456 / 1540-1554).
 // - Q3_K from 1 (it was 2) once it decoded with Q3kSignedFrag (one A/B
-//   run, four rounds, batch 1: dp4a 1952-1958, tensor cores 2123-2132).
+//   run, four rounds, batch 1: dp4a 1952-1957, tensor cores 2123-2132).
 template <GgmlType T>
 constexpr int TensorCoreMinBatch() {
   switch (T) {
