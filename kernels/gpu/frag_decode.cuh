@@ -371,8 +371,9 @@ struct Q3kSignedFrag;
 // Q2_0 and Q1_0, WholeEntriesFrag for IQ2_XXS and IQ1_S, Q3kSignedFrag for
 // Q3_K, and IQ1_M's and NVFP4's sharing their scales (NVFP4, one A/B run on
 // an H200, three rounds, batch 8 GB/s: 1390-1395 decoding each thread's
-// own, 1494-1496 shared). The specializations of FragBlock (frag_decoders.cuh) must all
-// be declared before a kernel names a TileFrag.
+// own, 1494-1496 shared). The specializations of FragBlock
+// (frag_decoders.cuh) must all be declared before a kernel names a
+// TileFrag.
 template <GgmlType T>
 constexpr bool kSharesScalesInGemv = T == GgmlType::kIQ1_M || T == GgmlType::kNVFP4;
 template <GgmlType T, int kTiles>

@@ -98,9 +98,10 @@ struct FragBlock<T::kQ3_K> : FragDefaults {  // 110-byte blocks: 2-aligned
 // 32 (code - 4), its 3-bit field at bits 5..7 with the top bit flipped (as
 // Q6_K's codes), and each scale as the signed byte 4 (s - 32), its 6-bit
 // field at bits 2..7 with the top bit flipped; d carries the 1 / 128. A
-// chunk's codes take two shifts and two logic instructions a word (the
-// flips folded into them), and its two scales one byte permute each, out
-// of four scale words each thread works out once a block. A block's sum
+// chunk's codes take two shifts and two logic instructions a word in the
+// SASS (the flip folded into the hmask's complement), and its two scales
+// one byte permute each, out of four scale words each thread works out
+// once a block. A block's sum
 // stays inside int32: 16 halves of at most 16 * 128 * 127, each times at
 // most 128. On an H200 (one A/B run, four rounds, batch 2 / 4 / 8 GB/s)
 // the GEMV went from 1836-1855 / 1830-1856 / 1820-1846 (FragBlock's codes,
