@@ -308,15 +308,15 @@ TEST_CASE("expert GEMV computes the selected experts in one launch; a bad id giv
   constexpr int64_t kExperts = 16, kRows = 19;
   // TQ1_0, Q2_0 and Q1_0 run on the tensor cores with a shared x or up to
   // 8 slots' own, so with 7 slots; with 10 slots of their own, on the dp4a
-  // kernel. TQ2_0 and Q2_K take the dp4a kernel with any count: their plain
-  // GEMV runs on the tensor cores from batch 1, so their dp4a code is
+  // kernel. TQ2_0, Q2_K and Q3_K take the dp4a kernel with any count: their
+  // plain GEMV runs on the tensor cores from batch 1, so their dp4a code is
   // tested here.
   for (const std::vector<int32_t>& ids :
        {std::vector<int32_t>{3, 15, 3, 0, 99, -1, 7}, std::vector<int32_t>{3, 15, 3, 0, 99, -1, 7, 1, 2, 9}}) {
     const int count = static_cast<int>(ids.size());
     for (GgmlType type : {GgmlType::kQ4_K, GgmlType::kQ8_0, GgmlType::kMXFP4, GgmlType::kIQ2_XXS, GgmlType::kIQ1_M,
                           GgmlType::kTQ1_0, GgmlType::kQ2_0, GgmlType::kQ1_0, GgmlType::kTQ2_0, GgmlType::kQ2_K,
-                          GgmlType::kF16, GgmlType::kBF16}) {
+                          GgmlType::kQ3_K, GgmlType::kF16, GgmlType::kBF16}) {
       // 128 chunks a row or more: each lane takes several chunks of a row.
       const int64_t k = 4 * std::max<int64_t>(1024, gpu::KernelBlockValues(type));
       const std::vector<uint8_t> tower = testing::RandomBlocks(type, kExperts * kRows * k, rng);
