@@ -1,5 +1,7 @@
 #include "activation_q8.cuh"
 
+#include "int_chunk.cuh"
+
 namespace vt::gpu {
 
 // Where element e (0..31) of a run sits in its 32 bytes of the tile layout:
@@ -13,6 +15,8 @@ __device__ __forceinline__ int CodePlace(Q8Layout layout, int e) {
     case Q8Layout::kMmaTiles: return TilePlace(e);
     case Q8Layout::kNibblePairs:
     case Q8Layout::kMmaTilePairs: return 8 * ((e & 15) >> 2) + 2 * (e & 3) + (e >> 4);
+    case Q8Layout::kSubBlockPairs: return 16 * (e >> 4) + 4 * ((e & 7) >> 1) + 2 * (e & 1) + ((e >> 3) & 1);
+    case Q8Layout::kMmaTileSubBlockPairs: return 8 * ((e & 7) >> 1) + 4 * (e >> 4) + 2 * (e & 1) + ((e >> 3) & 1);
     default: return e;  // kRows, kMmaTileOctets
   }
 }
@@ -169,7 +173,8 @@ __device__ __forceinline__ void Quantize(const float* x, Q8Layout layout, int ac
   }
   const int lane = static_cast<int>(threadIdx.x % kWarpSize);
   const int64_t warps = static_cast<int64_t>(gridDim.x) * (blockDim.x / kWarpSize);
-  const bool tiles = layout != Q8Layout::kRows && layout != Q8Layout::kNibblePairs;
+  const bool tiles =
+      layout != Q8Layout::kRows && layout != Q8Layout::kNibblePairs && layout != Q8Layout::kSubBlockPairs;
   const int64_t tile_runs = chunks * kQ8TileColumns;
   const int64_t runs = chunks * (tiles ? columns : activations);
   for (int64_t run = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / kWarpSize; run < runs;
@@ -187,8 +192,11 @@ __device__ __forceinline__ void Quantize(const float* x, Q8Layout layout, int ac
     out.codes[run * kWarpSize + CodePlace(layout, lane)] = static_cast<int8_t>(q);
     const int2 halves = HalfSums(q);
     if (lane == 0) {
-      out.scales[run] = make_float4(d, d * static_cast<float>(halves.x + halves.y), d * static_cast<float>(halves.x),
-                                    d * static_cast<float>(halves.y));
+      const float sum = d * static_cast<float>(halves.x + halves.y);
+      out.scales[run] = layout == Q8Layout::kMmaTileSubBlockPairs
+                            ? make_float4(d, sum, __int_as_float(kFloatBias - kFp4PairOffset * halves.x),
+                                          __int_as_float(kFloatBias - kFp4PairOffset * halves.y))
+                            : make_float4(d, sum, d * static_cast<float>(halves.x), d * static_cast<float>(halves.y));
     }
   }
 }

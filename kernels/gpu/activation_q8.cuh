@@ -1,7 +1,8 @@
 // The GEMV's int8 activations: each run of 32 floats becomes 32 int8 codes
 // q = round(x / d), d = max|x| / 127, plus a record {d, d * sum(q),
 // d * sum(q[0..15]), d * sum(q[16..31])} that the integer decoders' affine
-// terms use (a GEMV that needs only the first two reads them as a float2).
+// terms use (a GEMV that needs only the first two reads them as a float2;
+// kMmaTileSubBlockPairs puts other terms in the last two, see below).
 #pragma once
 
 #include "gpu_dialect.h"
@@ -25,6 +26,8 @@ inline Q8Activations CarveWorkspace(void* workspace, int64_t k, int activations)
 //   CodeOrder::kNibblePairs (int_chunk.cuh): elements 0, 16, 1, 17, 2, 18, ...
 //   pairwise: byte 8 * j + 2 * i + h holds element 4 * j + i + 16 * h (j, i
 //   < 4, h < 2);
+// - kSubBlockPairs: the same runs in the order of CodeOrder::kSubBlockPairs:
+//   elements 0, 8, 1, 9, ... 7, 15, then 16, 24, 17, 25, ...;
 // - kMmaTiles: tiles of kQ8TileColumns activations, one after another; in a
 //   tile, chunk-major over its activations (those past the last one zero),
 //   each run's codes placed for the tensor-core kernel's B operand
@@ -42,9 +45,16 @@ inline Q8Activations CarveWorkspace(void* workspace, int64_t k, int activations)
 //   2c of the word's byte i in byte i of its first four bytes, field 2c + 1
 //   in byte i of its last four. Element e of the group (field e % F of
 //   code byte e / F, F = 2 * group_runs) goes to run (e % F) / 2 at
-//   8 (e / 4F) + 4 (e % 2) + (e / F) % 4.
+//   8 (e / 4F) + 4 (e % 2) + (e / F) % 4;
+// - kMmaTileSubBlockPairs: kMmaTiles' runs for a decoder of 16-value
+//   sub-blocks whose byte i holds values i and 8 + i (frag_decode.cuh's
+//   kOffsetInBias): thread t's first four bytes hold elements 2t, 8 + 2t,
+//   2t + 1, 9 + 2t, its last four the same plus 16. Its records' last two
+//   fields are int bits, kFloatBias - kFp4PairOffset times the code sum of
+//   the run's first and last 16 codes (the C operand of each half's mma).
 enum class Q8Layout {
-  kRows, kNibblePairs, kMmaTiles, kMmaTilePairs, kMmaTileOctets, kMmaTileBlockWords
+  kRows, kNibblePairs, kSubBlockPairs, kMmaTiles, kMmaTilePairs, kMmaTileOctets, kMmaTileBlockWords,
+  kMmaTileSubBlockPairs
 };
 inline constexpr int kQ8TileColumns = 8;
 inline constexpr int kMaxGroupRuns = 8;

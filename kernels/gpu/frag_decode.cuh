@@ -134,10 +134,14 @@ __device__ __forceinline__ void LookupNibbleWord(uint32_t w, FragSlice& f) {
 //   967-968, Q2_0 1316-1328 / 1371-1375, their GEMMs within 1%. TQ2_0
 //   lost (1750-1754 / 1717-1722), though its step fell from 587 to 463
 //   instructions, so it keeps signed codes.
+// - kOffsetInBias: with kSplitScales, its values are each plus
+//   kFp4PairOffset, in the order Q8Layout::kMmaTileSubBlockPairs gives
+//   the activations, whose records carry each half's offset term in the
+//   form of the mma's C operand (TileProduct); it leaves m unset.
 struct FragDefaults {
   static constexpr bool kDefined = true, kShareScales = false, kSplitMins = false, kPairedCodes = false,
                         kAlignedStagedWords = false, kIntegerMins = false, kIntegerScales = false,
-                        kWholeEntries = false, kBlockWords = false;
+                        kWholeEntries = false, kBlockWords = false, kOffsetInBias = false;
   static constexpr int kCodebookWords = 0;
   static constexpr float kMinPerScale = 0.0f;
 };
@@ -364,18 +368,17 @@ struct WholeEntriesFrag;
 template <GgmlType T>
 struct BlockWordsFrag;
 struct Q3kSignedFrag;
+struct Nvfp4OffsetFrag;
 
 // The decoder of a tensor-core kernel of type T with kTiles tiles of 8
 // activations: FragBlock<T>, but for the GEMV's (one tile) Fp4OffsetFrag
 // for MXFP4, Iq4CarriesFrag for IQ4_NL and IQ4_XS, BlockWordsFrag for
 // Q2_0 and Q1_0, WholeEntriesFrag for IQ2_XXS and IQ1_S, Q3kSignedFrag for
-// Q3_K, and IQ1_M's and NVFP4's sharing their scales (NVFP4, one A/B run on
-// an H200, three rounds, batch 8 GB/s: 1390-1395 decoding each thread's
-// own, 1494-1496 shared). The specializations of FragBlock
-// (frag_decoders.cuh) must all be declared before a kernel names a
-// TileFrag.
+// Q3_K, Nvfp4OffsetFrag for NVFP4, and IQ1_M's sharing its scales. The
+// specializations of FragBlock (frag_decoders.cuh) must all be declared
+// before a kernel names a TileFrag.
 template <GgmlType T>
-constexpr bool kSharesScalesInGemv = T == GgmlType::kIQ1_M || T == GgmlType::kNVFP4;
+constexpr bool kSharesScalesInGemv = T == GgmlType::kIQ1_M;
 template <GgmlType T, int kTiles>
 using TileFrag = std::conditional_t<
     kTiles == 1 && T == GgmlType::kMXFP4, Fp4OffsetFrag,
@@ -385,8 +388,10 @@ using TileFrag = std::conditional_t<
             kTiles == 1 && (T == GgmlType::kQ2_0 || T == GgmlType::kQ1_0), BlockWordsFrag<T>,
             std::conditional_t<
                 kTiles == 1 && (T == GgmlType::kIQ2_XXS || T == GgmlType::kIQ1_S), WholeEntriesFrag<T>,
-                std::conditional_t<kTiles == 1 && T == GgmlType::kQ3_K, Q3kSignedFrag,
-                                   std::conditional_t<kTiles == 1 && kSharesScalesInGemv<T>,
-                                                      SharedScalesFrag<FragBlock<T>>, FragBlock<T>>>>>>>;
+                std::conditional_t<
+                    kTiles == 1 && T == GgmlType::kQ3_K, Q3kSignedFrag,
+                    std::conditional_t<kTiles == 1 && T == GgmlType::kNVFP4, Nvfp4OffsetFrag,
+                                       std::conditional_t<kTiles == 1 && kSharesScalesInGemv<T>,
+                                                          SharedScalesFrag<FragBlock<T>>, FragBlock<T>>>>>>>>;
 
 }  // namespace vt::gpu

@@ -287,5 +287,32 @@ struct FragBlock<T::kNVFP4> : FragDefaults {  // 36-byte blocks of 64 values: 4-
     Scales<S>(b, j, f);
   }
 };
+// NVFP4 for the tensor-core GEMV (one tile of activations): thread t takes
+// bytes 2t and 2t + 1 of sub-blocks 2j (lo) and 2j + 1 (hi), each value
+// plus kFp4PairOffset (LookupFp4InNibbleOrder: 9 integer instructions a
+// word against Fp4Quad's 10 or so for half of one), with the offset taken
+// back in the mma's C operand (kOffsetInBias), so the epilogue is
+// FragBlock's. The four threads of a group share their scales, as
+// FragBlock's did in this kernel (1390-1395 GB/s at batch 8 on an H200
+// decoding each thread's own, 1494-1496 shared, in an earlier session).
+// Against that FragBlock, on an H200 (one A/B run, three rounds of full
+// rows and two of batches 1-8, GB/s): batch 8 1541-1551 -> 1641-1660,
+// batch 5 1546-1547 -> 1658; the GEMM (eight tiles) keeps FragBlock. Steps
+// of 16 chunks lost (batch 8 1554-1561).
+struct Nvfp4OffsetFrag : FragDefaults {
+  static constexpr bool kSplitScales = true, kOffset = false, kShareScales = true, kOffsetInBias = true;
+  template <LoadMode S>
+  __device__ static void Codes(const uint8_t* b, int j, int t, FragSlice& f) {
+    const uint8_t* word = b + 4 + 16 * j + 4 * (t / 2);
+    const uint32_t pair = BytePerm(WordAt<S>(word), WordAt<S>(word + 8), t % 2 == 0 ? 0x5410u : 0x7632u);
+    const int2 values = LookupFp4InNibbleOrder<kFp4PairOffset>(pair);
+    f.lo = values.x;
+    f.hi = values.y;
+  }
+  template <LoadMode S>
+  __device__ static void Scales(const uint8_t* b, int j, FragSlice& f) {
+    FragBlock<T::kNVFP4>::Scales<S>(b, j, f);
+  }
+};
 
 }  // namespace vt::gpu

@@ -68,6 +68,12 @@ constexpr bool SummedDot() {
 template <GgmlType T>
 constexpr bool kNibblePairGemv = kHasNibblePairOrder<T> && SummedDot<T>();
 
+// Whether it decodes T's values as CodeOrder::kSubBlockPairs (and quantizes
+// the activations as Q8Layout::kSubBlockPairs): NVFP4, whose values then
+// come from LookupFp4InNibbleOrder instead of Lookup16 and a sort.
+template <GgmlType T>
+constexpr bool kSubBlockPairGemv = T == GgmlType::kNVFP4;
+
 // One decoded weight chunk times every activation of the batch, into acc.
 // With kWaitAfterDecode it waits for the quantizer between decoding the
 // weights and reading the activations (an early kernel's first chunk).
@@ -79,6 +85,8 @@ __device__ __forceinline__ void AccumulateInteger(const GemvParams& p, const uin
   for (int r = 0; r < R; ++r) {
     if constexpr (kNibblePairGemv<T>) {
       IntBlock<T>::template Decode<kMode, CodeOrder::kNibblePairs>(blocks[r], sub, wc[r]);
+    } else if constexpr (kSubBlockPairGemv<T>) {
+      IntBlock<T>::template Decode<kMode, CodeOrder::kSubBlockPairs>(blocks[r], sub, wc[r]);
     } else if constexpr (kSharedCodebookGemv<T, N>) {
       using Entry = std::remove_pointer_t<decltype(IntBlock<T>::Codebook())>;
       IntBlock<T>::template Decode<kMode>(blocks[r], sub, wc[r], static_cast<Entry*>(codebook));
@@ -405,7 +413,9 @@ constexpr bool TensorCoreExpert(int activations) {
 // The activation layout of T's dp4a GEMV (every GEMV below the tensor
 // cores, and every expert GEMV).
 template <GgmlType T>
-constexpr Q8Layout kDp4aGemvLayout = kNibblePairGemv<T> ? Q8Layout::kNibblePairs : Q8Layout::kRows;
+constexpr Q8Layout kDp4aGemvLayout = kNibblePairGemv<T>     ? Q8Layout::kNibblePairs
+                                     : kSubBlockPairGemv<T> ? Q8Layout::kSubBlockPairs
+                                                            : Q8Layout::kRows;
 
 // How an expert GEMV's inputs came about (ExpertGemvArgs' ids_settled and
 // x_quantized); a plain GEMV takes the defaults.

@@ -124,6 +124,13 @@ __device__ __forceinline__ void MmaK16Sum(int (&d)[4], int a0, int a1, int b0) {
       : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
       : "r"(a0), "r"(a1), "r"(b0));
 }
+// MmaK16 with C given per column: c_even for the thread's column 2t (d0,
+// d2), c_odd for 2t + 1 (d1, d3).
+__device__ __forceinline__ void MmaK16Columns(int (&d)[4], int a0, int a1, int b0, int c_even, int c_odd) {
+  asm("mma.sync.aligned.m16n8k16.row.col.s32.s8.s8.s32 {%0, %1, %2, %3}, {%4, %5}, {%6}, {%7, %8, %7, %8};\n"
+      : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3])
+      : "r"(a0), "r"(a1), "r"(b0), "r"(c_even), "r"(c_odd));
+}
 
 // The mma adds kFloatBias (int_chunk.cuh) to each dot product, so that one
 // float subtract (BiasedDot) gives the dot as a float.
@@ -162,8 +169,13 @@ __device__ __forceinline__ void TileProduct(const FragSlice (&w)[2], uint2 x, co
     }
   } else {
     int low[4], high[4];
-    MmaK16(low, w[0].lo, w[1].lo, static_cast<int>(x.x), kFloatBias);
-    MmaK16(high, w[0].hi, w[1].hi, static_cast<int>(x.y), kFloatBias);
+    if constexpr (Frag::kOffsetInBias) {  // each half's C: kFloatBias less its offset term (Q8Layout)
+      MmaK16Columns(low, w[0].lo, w[1].lo, static_cast<int>(x.x), __float_as_int(s[0].z), __float_as_int(s[1].z));
+      MmaK16Columns(high, w[0].hi, w[1].hi, static_cast<int>(x.y), __float_as_int(s[0].w), __float_as_int(s[1].w));
+    } else {
+      MmaK16(low, w[0].lo, w[1].lo, static_cast<int>(x.x), kFloatBias);
+      MmaK16(high, w[0].hi, w[1].hi, static_cast<int>(x.y), kFloatBias);
+    }
 #pragma unroll
     for (int j = 0; j < 4; ++j) {
       const FragSlice& r = w[j / 2];
@@ -580,16 +592,23 @@ __device__ __forceinline__ void LoadTileStep(const GemvParams& p, const Position
 // and TQ1_0 (1130-1140 / 1152-1161), which take it; IQ4_XS (2125-2139 /
 // 2021-2023), Q4_K, IQ2_XXS and MXFP4 lost 2-5%, the others moved within
 // 1%. Five or six blocks lost for every type (TQ2_0 1690, Q4_K 2300 with 5).
+// NVFP4 took no bound with its offset decoder (Nvfp4OffsetFrag), which at
+// three blocks spilled 16 bytes and unbounded takes 106 registers, so four
+// blocks fit (one A/B run, two rounds, batch 5 / 6 / 8 GB/s, three blocks
+// against none: 1646-1648 / 1647-1653 / 1654-1656 against 1659-1666 /
+// 1661-1675 / 1664-1671). Q1_0 at four blocks lost (batch 8 1740-1744
+// against 1784-1786 at three), and so did its steps of 16 chunks at three
+// or four blocks (1538-1542, 1296-1595).
 template <GgmlType T>
 constexpr int TensorCoreMinBlocks() {
   switch (T) {
-    case GgmlType::kQ6_K: return 0;
+    case GgmlType::kQ6_K:
+    case GgmlType::kNVFP4: return 0;
     case GgmlType::kQ8_0:
     case GgmlType::kQ2_K:
     case GgmlType::kQ2_0:
     case GgmlType::kQ1_0:
     case GgmlType::kIQ2_S:
-    case GgmlType::kNVFP4:
     case GgmlType::kTQ2_0:
     case GgmlType::kTQ1_0: return 3;
     default: return 4;
@@ -926,6 +945,10 @@ cudaError_t LaunchTensorCoreGemv(const GemvParams& p, cudaStream_t stream, int s
 //   1453-1456 / 1540-1554).
 // - Q3_K from 1 (it was 2) once it decoded with Q3kSignedFrag (one A/B
 //   run, four rounds, batch 1: dp4a 1952-1957, tensor cores 2123-2132).
+// - NVFP4 still from 5 once both its kernels took the offset lookup (two
+//   rounds, dp4a against tensor cores: batch 3 1950-1953 / 1656-1660 and
+//   batch 4 1666-1670 / 1654-1655 in one call, batch 5 1440-1447 /
+//   1646-1648 in another).
 template <GgmlType T>
 constexpr int TensorCoreMinBatch() {
   switch (T) {
@@ -977,6 +1000,7 @@ template <GgmlType T>
 constexpr Q8Layout TensorCoreGemvLayout() {
   if constexpr (kTensorCoreGemv<T>) {
     if (TileFrag<T, 1>::kPairedCodes) return Q8Layout::kMmaTilePairs;
+    if (TileFrag<T, 1>::kOffsetInBias) return Q8Layout::kMmaTileSubBlockPairs;
     if (TileFrag<T, 1>::kWholeEntries) return Q8Layout::kMmaTileOctets;
     if (TileFrag<T, 1>::kBlockWords) return Q8Layout::kMmaTileBlockWords;
   }

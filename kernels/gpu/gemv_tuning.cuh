@@ -89,7 +89,9 @@ constexpr int kGemvRowsAtBatchOne = T == GgmlType::kQ6_K ? 3 : kGemvRowsAtFewAct
 // Q4_0 then took 6 rows, its loop unrolled by two (kDirectRowsUnroll),
 // which fit its 80 registers without spills; 6 rows put its 8 x 2048-row
 // call in one wave of resident blocks on an H200 (688 blocks of 4 warps,
-// room for 792).
+// room for 792). NVFP4 lost with 3 rows again on its offset decoder (one
+// A/B run, three rounds, default call: 2843-2866 against 2675-2691, and
+// loading early 2904-2927 against 2732-2776).
 // On an H200 (two A/B runs, three rounds each, expert GEMV default /
 // GEMV alone, 3 rows against 6 rows unrolled): 3029-3036 / 3337-3340
 // against 3254-3269 / 3603-3605, and 3047-3060 / 3373-3392 against
@@ -177,12 +179,19 @@ constexpr bool kAsyncStagedGemv =
 // 2972-2989 / 3011-3034, IQ4_XS 2686-2712 / 2726-2762, MXFP4 2738-2745 /
 // 2779-2788, Q5_0 3171-3183 / 3230-3240, Q4_1, Q5_1, IQ2_XXS and Q4_0
 // +1-2%, IQ4_NL +0.3%, Q2_K -0.6%.
+//
+// NVFP4 joined once its dp4a decoder took the offset lookup
+// (CodeOrder::kSubBlockPairs): on an H200 (one A/B run, three rounds,
+// expert GEMV default call / batch 1 GB/s, waiting first against loading
+// first) 2843-2866 / 3443-3465 against 2904-2927 / 3362-3378, and with
+// its loop unrolled by two as well (kDirectRowsUnroll) 2915-2947 /
+// 3413-3439.
 template <GgmlType T>
 constexpr bool kEarlyWeightsGemv =
     T == GgmlType::kQ4_0 || T == GgmlType::kQ4_1 || T == GgmlType::kQ5_0 || T == GgmlType::kQ5_1 ||
     T == GgmlType::kQ2_K || T == GgmlType::kQ3_K || T == GgmlType::kQ4_K || T == GgmlType::kQ5_K ||
     T == GgmlType::kQ6_K || T == GgmlType::kIQ2_XXS || T == GgmlType::kIQ4_NL || T == GgmlType::kIQ4_XS ||
-    T == GgmlType::kMXFP4;
+    T == GgmlType::kMXFP4 || T == GgmlType::kNVFP4;
 
 // Staged types whose plain batch-1 GEMV (kEarlyWeightsGemv) copies its
 // spans by cp.async, while their expert GEMV keeps the copy through
@@ -229,11 +238,13 @@ constexpr bool kStagedAtFewRows = T == GgmlType::kQ4_1;
 // 2978-3016 / 3018-3039, but unsettled ids (its expert GEMV then waits
 // first) 2721-2756 / 2698-2723; batch 1 level (3393-3395 / 3389-3395).
 // Q4_0's 6-row expert kernel (kExpertGemvRows) unrolls by 2 as well; its
-// 3-row batch-1 kernel keeps the loop rolled.
+// 3-row batch-1 kernel keeps the loop rolled. NVFP4, loading early, took
+// it too (kEarlyWeightsGemv has the figures).
 template <GgmlType T, int R, int N, bool kEarly>
 constexpr int kDirectRowsUnroll =
     N == 1 && (T == GgmlType::kQ4_K || T == GgmlType::kIQ4_NL || T == GgmlType::kQ5_0 || T == GgmlType::kIQ2_XXS ||
                T == GgmlType::kQ1_0 || T == GgmlType::kMXFP4 || (T == GgmlType::kIQ4_XS && kEarly) ||
+               T == GgmlType::kNVFP4 ||
                (T == GgmlType::kQ4_0 && R == kExpertGemvRows<T>))
         ? 2
         : 1;
@@ -279,7 +290,9 @@ constexpr bool kFourBlocksAtManyRows =
 // MXFP4 2520 / 1876 against 2573 / 1893, Q5_1 2610 / 2398 against
 // 2754 / 2524. Q8_0 (2460 / 2460 with eight), Q5_K and Q6_K lost. MXFP4
 // again with its wide loads and three rows: 3217-3231 / 2490-2501 with six
-// against 3265-3288 / 2550-2581.
+// against 3265-3288 / 2550-2581. NVFP4 with eight, loading early: batch 1
+// 3362-3378 -> 3490-3506, expert GEMV 2904-2927 -> 2877-2885 (one A/B run,
+// three rounds), so it keeps six.
 template <GgmlType T>
 constexpr bool kEightBlocksAtFewRows = T == GgmlType::kQ4_1 || T == GgmlType::kQ5_0 || T == GgmlType::kQ5_1 ||
                                        T == GgmlType::kQ4_K || T == GgmlType::kIQ2_XXS || T == GgmlType::kMXFP4;

@@ -201,7 +201,12 @@ __device__ __forceinline__ void PackTable16(const int8_t* table_bytes, uint32_t 
 // side by side (v[0] holds elements 0, 16, 1, 17; v[1] 2, 18, 3, 19; v[2]
 // 4, 20, ...), which saves sorting them. A GEMV reading kNibblePairs pairs
 // them with activations quantized in the same order (Q8Layout::kNibblePairs).
-enum class CodeOrder { kElements, kNibblePairs };
+// kSubBlockPairs: the same for two 16-value sub-blocks of 8 code bytes,
+// byte i of sub-block h holding elements 16h + i (low nibble) and 16h + 8
+// + i (high): v[4h .. 4h + 3] hold sub-block h's values, each byte's two
+// side by side (v[0] holds elements 0, 8, 1, 9; v[1] 2, 10, 3, 11; v[2] 4,
+// 12, ...), paired with Q8Layout::kSubBlockPairs.
+enum class CodeOrder { kElements, kNibblePairs, kSubBlockPairs };
 
 // Types whose decoders can leave their values as kNibblePairs.
 template <GgmlType T>
