@@ -296,7 +296,7 @@ struct FragBlock<T::kNVFP4> : FragDefaults {  // 36-byte blocks of 64 values: 4-
 // FragBlock's did in this kernel (1390-1395 GB/s at batch 8 on an H200
 // decoding each thread's own, 1494-1496 shared, in an earlier session).
 // Against that FragBlock, on an H200 (one A/B run, three rounds of full
-// rows and two of batches 1-8, GB/s): batch 8 1541-1551 -> 1641-1660,
+// rows and two of batches 1-8, GB/s): batch 8 1541-1551 -> 1641-1659,
 // batch 5 1546-1547 -> 1658; the GEMM (eight tiles) keeps FragBlock. Steps
 // of 16 chunks lost (batch 8 1554-1561).
 struct Nvfp4OffsetFrag : FragDefaults {
