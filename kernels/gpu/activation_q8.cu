@@ -9,14 +9,21 @@ namespace vt::gpu {
 // 16+4t..16+4t+3 (the B operand's two registers).
 __device__ __forceinline__ int TilePlace(int e) { return 8 * ((e & 15) >> 2) + 4 * (e >> 4) + (e & 3); }
 
+// Where element e (0..31) of a run sits in CodeOrder::kSubBlockPairs: in
+// its half's 16 bytes, quad t = (e & 7) / 2 (the half's bytes 2t, 2t + 1),
+// each byte's low-nibble element before its high one.
+__device__ __forceinline__ int SubBlockPairPlace(int e) {
+  return 16 * (e >> 4) + 4 * ((e & 7) >> 1) + 2 * (e & 1) + ((e >> 3) & 1);
+}
+
 // Where element e (0..31) of a run sits in its 32 bytes in `layout`.
 __device__ __forceinline__ int CodePlace(Q8Layout layout, int e) {
   switch (layout) {
     case Q8Layout::kMmaTiles: return TilePlace(e);
     case Q8Layout::kNibblePairs:
     case Q8Layout::kMmaTilePairs: return 8 * ((e & 15) >> 2) + 2 * (e & 3) + (e >> 4);
-    case Q8Layout::kSubBlockPairs: return 16 * (e >> 4) + 4 * ((e & 7) >> 1) + 2 * (e & 1) + ((e >> 3) & 1);
-    case Q8Layout::kMmaTileSubBlockPairs: return 8 * ((e & 7) >> 1) + 4 * (e >> 4) + 2 * (e & 1) + ((e >> 3) & 1);
+    case Q8Layout::kSubBlockPairs: return SubBlockPairPlace(e);
+    case Q8Layout::kMmaTileSubBlockPairs: return TilePlace(SubBlockPairPlace(e));  // its quads as TilePlace's
     default: return e;  // kRows, kMmaTileOctets
   }
 }
