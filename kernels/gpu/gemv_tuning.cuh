@@ -266,7 +266,9 @@ constexpr bool kSummedChunkDot = !kStagedGemv<T> && T != GgmlType::kQ5_K;
 // streaming): Q4_0 3140 / 2680 against 3204 / 2689, Q4_K 3201 / 2675
 // against 3247 / 2771, Q5_K 3061 / 2615 against 3169 / 2709, IQ4_XS
 // 2683 / 2160 against 2709 / 2255, Q2_K and TQ2_0 4-7% faster; Q5_0 and
-// MXFP4 lost 3-4%.
+// MXFP4 lost 3-4%. IQ4_NL lost 4% (one A/B run, four rounds, batch 1 /
+// expert GEMV: 3347-3363 / 2807-2833 against 3206-3222 / 2702-2712), its
+// streaming loads reading its blocks as AlignedRun.
 template <GgmlType T>
 constexpr bool kStreamingAtFewRows = T == GgmlType::kQ4_0 || T == GgmlType::kQ2_K || T == GgmlType::kQ4_K ||
                                      T == GgmlType::kQ5_K || T == GgmlType::kIQ4_XS || T == GgmlType::kTQ2_0;
