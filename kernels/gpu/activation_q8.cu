@@ -1,3 +1,5 @@
+// The activation quantizers of activation_q8.cuh. Where a choice here
+// "measured faster", docs/GPU_TUNING.md has the runs.
 #include "activation_q8.cuh"
 
 #include "int_chunk.cuh"
@@ -93,11 +95,7 @@ __device__ __forceinline__ void QuantizeGroups(const float* x, Q8Layout layout, 
     amax = WarpMax(amax);
     const float d = amax / 127.0f;
     // The runs' codes, then their sums of 16 (as HalfSums) reduced side by
-    // side. On an H200 (one A/B run, three rounds), against one run after
-    // another in a build with the block-word layout: TQ2_0's batch 8
-    // 2127-2137 -> 2161-2176 GB/s, Q2_K's 2241-2249 -> 2264-2268, TQ1_0's
-    // expert GEMV 906-914 -> 910-925 (the build before that layout read
-    // 2165-2174, 2270-2285 and 928-933).
+    // side, which measured faster than one run after another.
     int q[kMaxGroupRuns], half[kMaxGroupRuns];
 #pragma unroll
     for (int g = 0; g < kMaxGroupRuns; ++g) half[g] = q[g] = Q8Code(v[g], amax);
@@ -141,11 +139,6 @@ __device__ __forceinline__ void QuantizeGroups(const float* x, Q8Layout layout, 
 // shares of whole multiples of 128 bytes), before the wait: x is then in
 // L2 when the block reads it, not behind the weights the GEMV before
 // streamed through L2.
-// On an H200 (three A/B runs in one session, three rounds each, expert
-// GEMV GB/s, without against with): default call IQ4_NL 2778-2793 /
-// 2797-2824, IQ4_XS 2765-2778 / 2788-2799, MXFP4 2708-2728 / 2741-2749 in
-// one, level to +1.5% in the other two; settled ids +0.5-2%; batch 1 and
-// batch 8 within 1% either way (docs/BENCHMARKS.md).
 __device__ __forceinline__ void PrefetchShareOfX(const float* x, int activations, int64_t chunks) {
   if (threadIdx.x != 0) return;
   const int64_t bytes = static_cast<int64_t>(activations) * chunks * kWarpSize * static_cast<int64_t>(sizeof(float));

@@ -81,9 +81,7 @@ __global__ void QuantizeActivationsQ8ReleasedAfterWait(const float* x, Q8Layout 
                                                        int64_t clear_count);
 // QuantizeActivationsQ8 and QuantizeActivationsQ8ReleasedAfterWait for
 // kMmaTileBlockWords, the one layout these take and the other two do not,
-// so that their code carries no branch for it (one kernel for all read the
-// same as this split on an H200, each against the earlier quantizer in its
-// own A/B run).
+// so that their code carries no branch for it.
 __global__ void QuantizeActivationsQ8BlockWords(const float* x, Q8Layout layout, int activations, int columns,
                                                 int64_t chunks, int group_runs, Q8Activations out, float* clear,
                                                 int64_t clear_count);

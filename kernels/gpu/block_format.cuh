@@ -2,6 +2,7 @@
 // arithmetic and the scale formats, and the primary template Block<T>
 // (kBytes, kValues, Decode(block, chunk, out[32])) the decoders specialize.
 // Internal to kernels/gpu; callers include block_decode.cuh.
+// Where a choice here "measured faster", docs/GPU_TUNING.md has the runs.
 #pragma once
 
 #include "gpu_dialect.h"
@@ -36,13 +37,8 @@ __device__ __forceinline__ float E8m0Half(uint8_t e) {
 // NVFP4's unsigned E4M3 sub-block scale (its low seven bits), halved; 0x7F
 // reads as 0. Those seven bits placed under an FP16's exponent and
 // mantissa fields make an FP16 of the scale's value over 2^8, subnormals
-// included, so the halved scale is that FP16 times 2^7. Against working it
-// out field by field with branches, on an H200 (one A/B run, three rounds
-// for the GEMV, two for the rest): NVFP4's batch 1 went from 2509-2519 to
-// 2761-2763 GB/s, batch 2 from 2260-2273 to 2407-2458, the expert GEMV
-// from 2149-2168 to 2358-2363, the GEMM at batch 64 from 63.4-63.6 to
-// 67.2-67.7 TFLOP/s, and its tensor-core GEMV at batch 8 read 1390-1395
-// (929-935 in an earlier session's run).
+// included, so the halved scale is that FP16 times 2^7: no branches, which
+// measured faster than working it out field by field.
 __device__ __forceinline__ float Ue4m3Half(uint8_t x) {
   const float value = HalfBitsToFloat(static_cast<uint16_t>((x & 0x7Fu) << 7)) * 128.0f;
   return x == 0x7F ? 0.0f : value;

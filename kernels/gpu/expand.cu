@@ -3,6 +3,7 @@
 // NaN, not necessarily with the CPU's bits). The block types decode through
 // the GEMV's integer decoders (expand_codes.cuh), but for IQ1_S and Q1_0;
 // those and the plain floats through the float decoders (block_decode.cuh).
+// Where a choice here "measured faster", docs/GPU_TUNING.md has the runs.
 #include "block_decode.cuh"
 #include "expand_codes.cuh"
 #include "launch_checks.h"
@@ -15,12 +16,8 @@ namespace {
 constexpr int kExpandThreads = 256;
 
 // Types whose warps stage their blocks through shared memory before
-// decoding (span_stage.cuh); the others read them lane by lane. Chosen on an
-// H200 (docs/BENCHMARKS.md): with the integer decoders Q6_K's 210-byte
-// blocks went from 3012 to 3643 GB/s staged, while staging Q4_0, Q4_1,
-// Q5_0, Q5_1 and IQ4_NL lost 5-15% (Q4_1 3184 to 2860). Q8_0's 34-byte
-// blocks gained with the float decoders (3201 to 3313) and stay staged;
-// unstaged was not measured with the integer decoders.
+// decoding (span_stage.cuh), where that measured faster; the others read
+// them lane by lane.
 template <GgmlType T>
 constexpr bool kStagedExpand = T == GgmlType::kQ8_0 || T == GgmlType::kQ6_K;
 

@@ -14,6 +14,7 @@
 // Decode. The decoders read blocks staged in shared memory, which has
 // slack past every block, so MXFP4's word reads (Fp4CodeWord) may read a
 // little past its block.
+// Where a choice here "measured faster", docs/GPU_TUNING.md has the runs.
 #pragma once
 
 #include <type_traits>
@@ -72,12 +73,8 @@ __device__ __forceinline__ void LookupNibbleWord(uint32_t w, FragSlice& f) {
 // What every decoder inherits, and overrides where it does otherwise:
 // - kShareScales: it splits into Codes and Scales, whose scales cost enough
 //   that the four threads of a group each work out those of one chunk in
-//   four and trade them (ChunkScaledStep). On an H200 (one A/B run, three
-//   rounds, batch 8 GB/s, each decoding its own against sharing) IQ4_XS
-//   went from 1795-1822 to 1967-1991 and Q4_K from 2308-2324 to 2336-2339,
-//   and their GEMMs (batch 64) 1-2% faster, while MXFP4 and Q6_K stayed
-//   level and Q5_K lost 2% (2339-2344 against 2291-2326); Q6_K's GEMM lost
-//   1.5%.
+//   four and trade them (ChunkScaledStep); taken where that measured faster
+//   than each thread decoding its own.
 // - kSplitMins: with one scale per chunk (kSplitScales false) it still
 //   gives each half its own min (m[0], m[1]).
 // - kCodebookWords: the words of its codebook (frag_decode_codebooks.cuh),
@@ -86,11 +83,7 @@ __device__ __forceinline__ void LookupNibbleWord(uint32_t w, FragSlice& f) {
 //   come in (Lookup16InNibbleOrder): lo holds elements 4t, 16+4t, 4t+1,
 //   16+4t+1 and hi 4t+2, 16+4t+2, 4t+3, 16+4t+3. The mma sums over k in any
 //   order, so it pairs them with activations whose codes lie in the same
-//   order (Q8Layout::kMmaTilePairs) and saves sorting them. On an H200
-//   (one A/B run, three rounds, batch 8 GB/s, sorted against paired):
-//   IQ4_XS 2005-2014 / 2101-2115, IQ4_NL 2163-2181 / 2240-2261, MXFP4
-//   1722-1725 / 1790-1801; their expert GEMV and batch 1 (other kernels,
-//   the same quantizer) moved within 1%.
+//   order (Q8Layout::kMmaTilePairs) and saves sorting them.
 // - kWholeEntries: thread t gets elements 8t..8t+3 in lo and 8t+4..8t+7
 //   in hi, one eight-value codebook entry, paired with activations in the
 //   same order (Q8Layout::kMmaTileOctets).
@@ -102,12 +95,9 @@ __device__ __forceinline__ void LookupNibbleWord(uint32_t w, FragSlice& f) {
 //   (gemv_tensor_core.cuh's kTensorCoreGroupRuns).
 // - kAlignedStagedWords: its Decode also takes its block's address modulo
 //   4, which the tensor-core kernel knows when compiled as it stages each
-//   row from a 4-byte boundary, and reads aligned words only. MXFP4's
-//   17-byte blocks: against reading each word from the two aligned words
-//   around it at an offset worked out at run time, the step's decoding
-//   block fell from 605 to 484 instructions, and on an H200 (one A/B run,
-//   three rounds) batch 8 went from 1771-1795 to 1822-1824 GB/s, its GEMM
-//   at batch 64 from 77.6-77.8 to 77.1-77.4 TFLOP/s.
+//   row from a 4-byte boundary, and reads aligned words only (MXFP4's
+//   17-byte blocks: fewer instructions than reading each word from the two
+//   aligned words around it at an offset worked out at run time).
 // - kIntegerMins: it also has DecodeIntegerMins and BlockMins, for a GEMV
 //   that sums a block's chunks in integers (gemv_tensor_core.cuh's
 //   BlockSummedStep): DecodeIntegerMins leaves the codes as Decode does,
@@ -122,18 +112,9 @@ __device__ __forceinline__ void LookupNibbleWord(uint32_t w, FragSlice& f) {
 // - kMinPerScale: with one scale per chunk and an offset, a min that is
 //   always this multiple of the scale (m = kMinPerScale d; 0: none): the
 //   decoder leaves m unset, and TileProduct works out the activation's part
-//   of the offset term once for both rows. On an H200 (one A/B run, three
-//   rounds, batch 8 / GEMM at batch 64, a min per row against the
-//   multiple): MXFP4 2054-2062 / 78.1-78.4 against 2098-2115 / 78.1-78.3,
-//   Q5_0 2146-2170 / 52.6-52.8 against 2295-2303 / 57.3-58.4, Q4_0
-//   2476-2480 / 66.6-67.1 against 2451-2465 / 71.7-72.0 GB/s / TFLOP/s.
-//   The types whose values are their codes less one take 1 instead of
-//   signed codes (frag_decode_fields.cuh; one A/B run, two rounds, batch 8
-//   GB/s, signed against the offset): TQ1_0 1042-1048 / 1080-1085 (its
-//   batch 1, on the same kernel, 1048-1054 / 1085-1092), Q1_0 911-912 /
-//   967-968, Q2_0 1316-1328 / 1371-1375, their GEMMs within 1%. TQ2_0
-//   lost (1750-1754 / 1717-1722), though its step fell from 587 to 463
-//   instructions, so it keeps signed codes.
+//   of the offset term once for both rows. The types whose values are their
+//   codes less one take 1 instead of signed codes (frag_decode_fields.cuh),
+//   but TQ2_0, which measured slower that way.
 // - kOffsetInBias: with kSplitScales, its values are each plus
 //   kFp4PairOffset, in the order Q8Layout::kMmaTileSubBlockPairs gives
 //   the activations, whose records carry each half's offset term in the
@@ -241,11 +222,9 @@ struct FragBlock<T::kMXFP4> : FragDefaults {  // 17-byte blocks: any alignment
 };
 // MXFP4 for the tensor-core GEMV (one tile of activations): its values plus
 // kFp4PairOffset (LookupFp4InNibbleOrder, fewer integer instructions), in
-// nibble order (kPairedCodes), with the offset in the min. On an H200 (one
-// A/B run, three rounds) batches 5-8 went from 1435-1443 to 1578-1585 GB/s
-// against FragBlock<kMXFP4> (both sorted), but the GEMM (eight tiles, so
-// eight offset terms per decoded chunk) fell from 74.2 to 64.4 TFLOP/s, and
-// keeps FragBlock.
+// nibble order (kPairedCodes), with the offset in the min. The GEMM (eight
+// tiles, so eight offset terms per decoded chunk) measured slower with it
+// and keeps FragBlock.
 struct Fp4OffsetFrag : FragDefaults {
   static constexpr bool kSplitScales = false, kOffset = true, kPairedCodes = true, kAlignedStagedWords = true;
   static constexpr float kMinPerScale = kFp4PairOffset;
@@ -292,10 +271,7 @@ struct FragBlock<T::kQ5_K> : FragDefaults {
 };
 // Q6_K's codes as signed bytes 4 (q - 32): the 6-bit code placed at bits
 // 2..7 with its top bit flipped, so the mma needs no offset term; the
-// scales carry the 1/4. Against unsigned codes with the offset in the min
-// (one A/B run on an H200, three rounds, both with the L2 prefetch of
-// gemv_tensor_core.cuh): batch 8 1970-2001 -> 2167-2185 GB/s, GEMM at
-// batch 64 45.7-46.1 -> 53.0-53.4 TFLOP/s.
+// scales carry the 1/4.
 template <>
 struct FragBlock<T::kQ6_K> : FragDefaults {  // 210-byte blocks: 2-aligned
   static constexpr bool kSplitScales = true, kOffset = false;
@@ -337,11 +313,8 @@ template <GgmlType T>
 constexpr bool kHasFragDecoder = FragBlock<T>::kDefined;
 
 // IQ4_NL's or IQ4_XS's FragBlock with LookupIq4nlInNibbleOrder, in nibble
-// order (kPairedCodes). On an H200 (one A/B run, two rounds, both sorted)
-// batch 8 went from 1748-1764 to 2001-2002 GB/s for IQ4_NL and from
-// 1474-1491 to 1660-1662 for IQ4_XS against FragBlock, but IQ4_XS's GEMM
-// (eight tiles) fell from 74.6-74.9 to 60.8-60.9 TFLOP/s (IQ4_NL's held at
-// 73.4-73.7), so only the GEMV's kernel takes it.
+// order (kPairedCodes). IQ4_XS's GEMM (eight tiles) measured slower with
+// it, so only the GEMV's kernel takes it.
 template <GgmlType T>
 struct Iq4CarriesFrag : FragBlock<T> {
   static constexpr bool kPairedCodes = true;

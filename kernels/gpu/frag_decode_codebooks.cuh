@@ -4,6 +4,7 @@
 // covers eight values (IQ2, IQ1) or four (IQ3), so a thread looks up the
 // half (or the whole) of two entries: entry quad / 2, half quad % 2, for
 // quads t and 4 + t.
+// Where a choice here "measured faster", docs/GPU_TUNING.md has the runs.
 #pragma once
 
 #include "frag_decode.cuh"
@@ -80,13 +81,10 @@ struct FragBlock<T::kIQ2_XXS> : FragDefaults {  // 66-byte blocks: 2-aligned
 };
 // IQ2_XXS for the tensor-core GEMV (kWholeEntries): thread t takes entry t
 // of the chunk whole, so each entry's index and signs are worked out once
-// instead of by two threads for half of it each. On an H200 (two A/B runs,
-// three rounds each) batch 8 went from 839-847 to 938-939 GB/s and from
-// 846-854 to 946-947; IQ1_S's (below) from 788-790 to 864-866. The same
-// for IQ3_XXS and IQ3_S (entries 2t and 2t + 1, one sign field) moved
-// them within 0.5%, and the types with a scale per 16 values (IQ2_XS,
-// IQ2_S, IQ1_M) cannot take it: a thread's lo must lie in the chunk's
-// first 16 values.
+// instead of by two threads for half of it each (IQ1_S's, below, the same).
+// IQ3_XXS and IQ3_S gained nothing that way, and the types with a scale per
+// 16 values (IQ2_XS, IQ2_S, IQ1_M) cannot take it: a thread's lo must lie
+// in the chunk's first 16 values.
 template <>
 struct WholeEntriesFrag<T::kIQ2_XXS> : FragBlock<T::kIQ2_XXS> {
   static constexpr bool kWholeEntries = true;
@@ -238,9 +236,7 @@ struct WholeEntriesFrag<T::kIQ1_S> : FragBlock<T::kIQ1_S> {
 // -9..9) under scale dl / 8; one 3-bit scale per half of the chunk, and the
 // block's f16 scale spread over the top nibbles of its four scale words.
 // Its GEMV shares the scales (IQ1_M's TileFrag); its GEMM decodes each
-// chunk's own. On an H200 (one A/B run, three rounds) sharing took batch 8
-// from 559-561 to 597-599 GB/s, but the GEMM at batch 64 from 67.4-67.9 down
-// to 55.8-55.9 TFLOP/s.
+// chunk's own, which measured faster there.
 template <>
 struct FragBlock<T::kIQ1_M> : FragDefaults {  // 56-byte blocks: 8-aligned
   static constexpr bool kSplitScales = true, kOffset = false;

@@ -6,6 +6,7 @@
 // codes go to the mma as they are, and the one comes back through the
 // offset term (kMinPerScale 1, frag_decode.cuh); TQ2_0's come out signed
 // (ToSigned), so its mma needs no offset term.
+// Where a choice here "measured faster", docs/GPU_TUNING.md has the runs.
 #pragma once
 
 #include "frag_decode.cuh"
@@ -34,9 +35,7 @@ __device__ __forceinline__ uint32_t TwoBitCodes(uint32_t word, int j) { return T
 // j / 4 of qs.
 // Each half's codes come out multiplied by its scale (at most 3 * 15 = 45,
 // so one multiply per word carries nothing between bytes): the chunk has
-// one scale, d, and two mins (kSplitMins). On an H200 (one A/B run, three
-// rounds) batch 8 went from 1069-1081 to 1217-1225 GB/s and the GEMM at
-// batch 64 from 48.4 to 64.7 TFLOP/s against codes under split scales.
+// one scale, d, and two mins (kSplitMins).
 template <>
 struct FragBlock<T::kQ2_K> : FragDefaults {  // 84-byte blocks: 4-aligned
   static constexpr bool kSplitScales = false, kOffset = true, kSplitMins = true, kIntegerMins = true;
@@ -68,10 +67,8 @@ struct FragBlock<T::kQ2_K> : FragDefaults {  // 84-byte blocks: 4-aligned
 };
 // Q3_K: code low + 4 high stands for low + 4 high - 4, which is low where
 // the high bit is set and low | 0xFC (low - 4) where it is clear. Its
-// scales are shared (kShareScales): on an H200 (one A/B run, three rounds)
-// batch 8 went from 1465-1477 to 1636-1645 GB/s and the GEMM at batch 64
-// from 54.8-54.9 to 55.6-55.8 TFLOP/s against each thread decoding them.
-// The GEMV takes Q3kSignedFrag instead; the GEMM keeps this one.
+// scales are shared (kShareScales). The GEMV takes Q3kSignedFrag instead;
+// the GEMM keeps this one.
 template <>
 struct FragBlock<T::kQ3_K> : FragDefaults {  // 110-byte blocks: 2-aligned
   static constexpr bool kSplitScales = true, kOffset = false, kShareScales = true;
@@ -101,17 +98,8 @@ struct FragBlock<T::kQ3_K> : FragDefaults {  // 110-byte blocks: 2-aligned
 // chunk's codes take two shifts and two logic instructions a word in the
 // SASS (the flip folded into the hmask's complement), and its two scales
 // one byte permute each, out of four scale words each thread works out
-// once a block. A block's sum
-// stays inside int32: 16 halves of at most 16 * 128 * 127, each times at
-// most 128. On an H200 (one A/B run, four rounds, batch 2 / 4 / 8 GB/s)
-// the GEMV went from 1836-1855 / 1830-1856 / 1820-1846 (FragBlock's codes,
-// low | 0xFC where the high bit is clear, and each scale from single
-// bytes: 482 instructions a step in the SASS) to 2105-2112 / 2098-2109 /
-// 1976-2077 (377), and to 2120-2130 / 2113-2123 / 2100-2112 with steps of
-// two blocks (kTileStepChunks). Unfolded flips gave 1993-2004 / 1989-1999
-// / 1947-1987 (413 instructions a step); five or six blocks a SM lost
-// (another run, four rounds, batch 8: 1903-1908 and, with 32 bytes of
-// spills, 1854-1861, against 1977-1985).
+// once a block. A block's sum stays inside int32: 16 halves of at most
+// 16 * 128 * 127, each times at most 128.
 struct Q3kSignedFrag : FragDefaults {
   static constexpr bool kSplitScales = true, kOffset = false, kIntegerScales = true;
   // Scales 4i..4i+3 of the block at b as the signed bytes 4 (s - 32): the
@@ -212,18 +200,7 @@ struct FragBlock<T::kQ2_0> : FragDefaults {  // 18-byte blocks of 64 values: 2-a
 // each byte of thread t's word of the block's 16 code bytes holds a field
 // of every chunk of the block (2 * chunks fields of kBits), so one word
 // serves all the block's chunks, each chunk's codes being one shift and
-// one mask of it. Read as aligned words (kAlignedStagedWords). On an H200
-// (two A/B runs, three rounds, batch 8 GB/s), against the strided order
-// each chunk had before (thread t took field t of the chunk's two words
-// for Q2_0, bits t and 4 + t of its one word for Q1_0): Q2_0 1917-1924 ->
-// 2295-2315 and 1908-1919 -> 2241-2280, Q1_0 1579-1606 -> 1780-1798 and
-// 1592-1607 -> 1797-1802. (The strided order had itself gained against
-// decoding a chunk's bytes: Q2_0 1618 -> 1900, Q1_0 1285 -> 1600.) With,
-// as well, a thread's codes of the block's chunks side by side in the
-// activations (one 16-byte load a block, not two or four of 8), Q2_0 read
-// 2249-2266 and Q1_0 1575-1583. Steps of 32 chunks for Q2_0 and 16 for
-// Q1_0, four blocks a SM, or two sums a block (kBlockSums) all lost (Q2_0
-// 1747-1757, 2061-2072, 2215-2232).
+// one mask of it. Read as aligned words (kAlignedStagedWords).
 template <GgmlType T, int kBits>
 struct BlockWordsCodes : FragBlock<T> {
   static_assert(Block<T>::kValues == 64 || Block<T>::kValues == 128,
@@ -253,10 +230,9 @@ struct BlockWordsFrag<T::kQ1_0> : BlockWordsCodes<T::kQ1_0, 1> {
 };
 // FP4 table values (iq::kValuesFp4) of the nibbles at bits 4h..4h+3 of the
 // four bytes of w, in byte order: the four codes packed into one 16-bit
-// selector, looked up among entries 0-7 and 8-15, and picked by bit 3.
-// Against looking up both nibbles of each word and keeping half (one A/B
-// run on an H200, three rounds): NVFP4's tensor-core GEMV 812-816 ->
-// 929-935 GB/s at batch 8, its GEMM 61.7-62.0 -> 63.5-63.8 TFLOP/s.
+// selector, looked up among entries 0-7 and 8-15, and picked by bit 3
+// (fewer instructions than looking up both nibbles of each word and keeping
+// half).
 __device__ __forceinline__ int Fp4Quad(uint32_t w, int h) {
   const uint32_t codes = (w >> (4 * h)) & 0x0F0F0F0Fu;
   const uint32_t selector = BytePerm(codes | (codes >> 4), 0u, 0x0020u);  // nibble i: code i
@@ -293,12 +269,7 @@ struct FragBlock<T::kNVFP4> : FragDefaults {  // 36-byte blocks of 64 values: 4-
 // word against Fp4Quad's 10 or so for half of one), with the offset taken
 // back in the mma's C operand (kOffsetInBias), so the epilogue is
 // FragBlock's. The four threads of a group share their scales, as
-// FragBlock's did in this kernel (1390-1395 GB/s at batch 8 on an H200
-// decoding each thread's own, 1494-1496 shared, in an earlier session).
-// Against that FragBlock, on an H200 (one A/B run, three rounds of full
-// rows and two of batches 1-8, GB/s): batch 8 1541-1551 -> 1641-1659,
-// batch 5 1546-1547 -> 1658; the GEMM (eight tiles) keeps FragBlock. Steps
-// of 16 chunks lost (batch 8 1554-1561).
+// FragBlock's did in this kernel. The GEMM (eight tiles) keeps FragBlock.
 struct Nvfp4OffsetFrag : FragDefaults {
   static constexpr bool kSplitScales = true, kOffset = false, kShareScales = true, kOffsetInBias = true;
   template <LoadMode S>

@@ -19,6 +19,7 @@
 // their partial sums by atomic adds into y, which the activation quantizer
 // zeroes first; the order of those adds, and so the last bits of y, may
 // vary from run to run.
+// Where a choice here "measured faster", docs/GPU_TUNING.md has the runs.
 #pragma once
 
 #include <atomic>
@@ -38,15 +39,7 @@ constexpr int kTileRows = 16;
 // Chunks of each row a warp's step takes (TileStep): 8, but for the GEMV
 // (one tile of activations) of the low-bit types, whose 8 chunks of 16 rows
 // are few bytes (IQ1_S: 800), 16, and 32 for Q1_0; Q3_K takes 16 too (two
-// blocks; Q3kSignedFrag has the figures). On an H200 (two A/B
-// runs, two rounds each, batch 8 GB/s, 8 / 16 / 32 chunks): IQ1_S 710-717 /
-// 782 / 488-492, IQ1_M 603-604 / 658-659 / 463-471, IQ2_S 901 / 957 /
-// 541-546, TQ1_0 927-931 / 1051-1052 / 987-989, TQ2_0 1580-1581 / 1743-1747
-// / 1708-1724, Q2_K 1216-1227 / 1265 / 1030-1031, Q2_0 1252-1253 /
-// 1306-1309 / 1179, Q1_0 810 / 882-883 / 911-914. With 16 for every type
-// the others lost at batch 8 (Q8_0 2947-2954 against 1345-1352, Q4_0 -9%,
-// MXFP4 -2%, IQ4_XS level) and most GEMMs lost (Q4_1 67.1-67.2 against
-// 36.3 TFLOP/s, Q8_0 60.9 against 40.4).
+// blocks a step). Longer steps lost for the other types and most GEMMs.
 template <GgmlType T, int kTiles>
 constexpr int TileStepChunks() {
   if (kTiles > 1) return 8;
@@ -70,28 +63,8 @@ static_assert(kQ8TileColumns == kMaxGemvBatch, "the mma's n = 8 side holds the w
 // Runs of 32 the GEMV's quantizer puts under one scale (activation_q8.cuh):
 // a block's chunks for kBlockScaledGemvTypes (registry.h), so the GEMV sums
 // them in integers (BlockSummedStep); 1 for the others and for the GEMM.
-// On an H200, each chunk scaled on its own against the block summed:
-// - one A/B run, three rounds, batch 8 GB/s: TQ2_0 1833-1837 against
-//   2120-2161, Q1_0 1029-1034 against 1279-1283, Q2_0 1512-1529 against
-//   1623-1628; TQ1_0 lost (1139-1149 against 979-987) until it kept two
-//   sums (kBlockSums);
-// - Q2_K, whose scales are small integers folded into its codes and whose
-//   mins took a second mma a chunk (kIntegerMins; now BlockMinSum's two
-//   k16 mma a block), in another run: batch 3
-//   1436-1448 against 1939-1943, batch 8 1442-1446 against 1914-1916. Its
-//   step of 16 chunks and three blocks a SM still fit it best then (batch
-//   8: 1896-1900 against steps of 8 1726-1737 and 32 1853-1863, four
-//   blocks 1888-1900);
-// - IQ2_XXS, IQ3_XXS and IQ3_S, whose chunks' scales are the block's times
-//   odd integers (kIntegerScales), add each chunk's mma times its integer
-//   in int32 instead (another run, batch 5 / 8): IQ2_XXS 782-790 / 782-790
-//   against 850-851 / 847-849, IQ3_XXS 1215-1216 / 1214-1216 against
-//   1340-1342 / 1333-1340, IQ3_S 1316 / 1315-1317 against 1395-1403 /
-//   1389-1397;
-// - Q3_K the same over its halves' signed 6-bit scales, two k16 mma a
-//   chunk, each thread decoding its own scales instead of sharing float
-//   ones (another run, batch 2 / 4 / 8): 1683-1687 / 1684-1685 / 1680-1684
-//   against 1847-1862 / 1844-1859 / 1829-1850.
+// Summing a block's chunks in integers beat scaling each on its own for
+// every type that does it.
 template <GgmlType T>
 constexpr int kTensorCoreGroupRuns = SetOf(kBlockScaledGemvTypes).Contains(T) ? Block<T>::kValues / 32 : 1;
 
@@ -213,12 +186,8 @@ __device__ __forceinline__ void DecodeSlice(const uint8_t* b, int j, int t, cons
 }
 
 // The integer sums BlockSummedStep keeps a block (the chunks taking turns):
-// 2 for TQ1_0, so that its mma do not all wait for the one before. On an
-// H200 (one A/B run, three rounds, batch 1 / 2 / 8 GB/s, one sum against
-// two): TQ1_0 998-1001 / 996-998 / 980-985 against 1296-1299 / 1290-1292 /
-// 1266-1268 (each chunk scaled on its own, as before: 1157-1159 /
-// 1155-1156 / 1150-1152); Q1_0 1272-1279 / 1271-1274 against 1251-1254 /
-// 1244-1246 at batches 2 / 8; TQ2_0, Q2_0 and (another run) Q2_K level.
+// 2 for TQ1_0, so that its mma do not all wait for the one before (for the
+// others one sum measured as fast or faster).
 template <GgmlType T>
 constexpr int kBlockSums = T == GgmlType::kTQ1_0 ? 2 : 1;
 
@@ -228,9 +197,7 @@ constexpr int kBlockSums = T == GgmlType::kTQ1_0 ? 2 : 1;
 // activation's sum of 16 codes, as one k16 mma over each limb of those
 // sums (activation_q8.cuh: run `first` + t's record carries those of
 // groups 4t..4t+3). |sum| <= 16 * 15 * 16 * 127, well inside the bias's
-// range. On an H200 (one A/B run, three rounds, batch 8 GB/s) Q2_K went
-// from 1902-1906 to 2234-2244 against a second k32 mma per chunk over its
-// halves' mins spread over the bytes of a word.
+// range.
 template <class Frag>
 __device__ __forceinline__ void BlockMinSum(const GemvParams& p, const uint8_t* block_a, const uint8_t* block_b,
                                             int first, int (&min_sum)[4]) {
@@ -500,20 +467,8 @@ __device__ __forceinline__ const uint8_t* SpanStart(const GemvParams& p, const P
 
 // Types whose tensor-core GEMV (kTiles 1) reads its rows' pieces past L1
 // (LoadFromL2: ld.global.cg) instead of as streaming loads (ld.global.cs),
-// leaving L1 to the activations, which every warp reads again. On an H200
-// (one A/B run, three rounds, batch 8 GB/s, streaming against past L1):
-// TQ1_0 1077 / 1137-1140, TQ2_0 1715-1719 / 1812-1818, Q5_1 2341-2358 /
-// 2403-2439, IQ2_XXS 754-759 / 776-783, Q1_0 951-967 / 973-994, Q3_K
-// 1620-1676 / 1685-1701, IQ2_S 947-949 / 963-967; Q4_0 lost 1.5%
-// (2454-2464 / 2413-2428), and the other types moved within 1%. A second
-// run (three rounds) held the gains: TQ2_0 1760-1767 / 1815-1822, Q5_1
-// 2342-2351 / 2428-2442, Q3_K 1680-1686 / 1712-1714, IQ2_S 950-955 /
-// 966-970, IQ2_XXS 781-782 / 788-791; Q2_K, +1.7% in the first, moved
-// 1271-1284 / 1269-1274 and stayed streaming until it took three blocks a
-// SM (kTensorCoreMinBlocks); then (one A/B run, three rounds, batch 8)
-// 1375-1382 / 1448-1450, Q2_0 1476-1495 / 1497-1516, while Q8_0 lost 2%
-// and NVFP4 moved within 1%. The GEMM keeps streaming loads (not measured
-// past L1).
+// leaving L1 to the activations, which every warp reads again; chosen where
+// that measured faster. The GEMM keeps streaming loads.
 template <GgmlType T, int kTiles>
 constexpr bool kStagesPastL1 =
     kTiles == 1 && (T == GgmlType::kTQ1_0 || T == GgmlType::kTQ2_0 || T == GgmlType::kQ5_1 ||
@@ -575,30 +530,12 @@ __device__ __forceinline__ void LoadTileStep(const GemvParams& p, const Position
 }
 
 // Resident blocks per SM the GEMV's kernel (kTiles 1) asks the compiler to
-// leave room for, which sets its register budget (4: 128 a thread).
+// leave room for, which sets its register budget (4: 128 a thread; 3: 168).
 // Unbounded, the compiler kept several of these kernels at 72 registers. 0
 // states no bound, as for the GEMM's kernels; 1 would not be the same (the
-// compiler then takes up to 255 registers: Q5_K at batch 8 fell from 2006
-// to 1799 GB/s). Chosen on an H200 (docs/BENCHMARKS.md; batch 8 GB/s, the
-// previous choice against 4: 5 blocks for Q4_0, Q4_K, Q5_1 and IQ4_NL, 6
-// for Q4_1 and IQ4_XS, none for the rest): Q4_0 2077 / 2186, Q4_1 2185 /
-// 2298, Q4_K 1984 / 2068, Q5_K 2021 / 2075, IQ4_XS 1414 / 1467, MXFP4 1294
-// / 1378, the other tensor-core types 0.5-5% faster but Q6_K (1857 / 1834),
-// which stays unbounded. 3, 5, 6 and 7 blocks gained less or lost then.
-// Since then (one A/B run, three rounds, batch 8 GB/s, 4 against 3 blocks)
-// 3 gained for Q8_0 (2963-2972 / 3100-3109), Q2_K (1277-1280 / 1375-1384),
-// Q2_0 (1364-1367 / 1482-1483), Q1_0 (991-992 / 1026-1027), IQ2_S (955-957 /
-// 986-993), NVFP4 (1474-1484 / 1511-1524), TQ2_0 (1797-1806 / 1841-1857)
-// and TQ1_0 (1130-1140 / 1152-1161), which take it; IQ4_XS (2125-2139 /
-// 2021-2023), Q4_K, IQ2_XXS and MXFP4 lost 2-5%, the others moved within
-// 1%. Five or six blocks lost for every type (TQ2_0 1690, Q4_K 2300 with 5).
-// NVFP4 took no bound with its offset decoder (Nvfp4OffsetFrag), which at
-// three blocks spilled 16 bytes and unbounded takes 106 registers, so four
-// blocks fit (one A/B run, two rounds, batch 5 / 6 / 8 GB/s, three blocks
-// against none: 1646-1648 / 1647-1653 / 1654-1656 against 1659-1666 /
-// 1661-1675 / 1664-1671). Q1_0 at four blocks lost (batch 8 1740-1744
-// against 1784-1786 at three), and so did its steps of 16 chunks at three
-// or four blocks (1538-1542, 1296-1595).
+// compiler then takes up to 255 registers). Each type's count is the one
+// that measured fastest at batch 8; NVFP4's decoder fits four blocks
+// unbounded (106 registers) and spilled at three.
 template <GgmlType T>
 constexpr int TensorCoreMinBlocks() {
   switch (T) {
@@ -618,38 +555,23 @@ template <GgmlType T>
 constexpr int kTensorCoreMinBlocks = TensorCoreMinBlocks<T>();
 
 // The same for the GEMM's kernel (kTiles > 1): no bound, but 4 blocks (at
-// most 128 registers) for MXFP4. Once its words were read with shared loads
-// instead of generic ones, the compiler gave that kernel 156 registers
-// instead of 128, and batch 64 fell from 73.3 to 60.5 TFLOP/s on an H200.
+// most 128 registers) for MXFP4, which the compiler otherwise gives 156
+// registers, and which then ran slower.
 template <GgmlType T>
 constexpr int kGemmMinBlocks = T == GgmlType::kMXFP4 ? 4 : 0;
 
 // Steps of its first item each warp asks L2 for (PrefetchToL2) before it
-// waits for the quantizer. On an H200 (one A/B run, three rounds, batch 8
-// GB/s, none against 2): Q8_0 2695-2710 against 2909-2950, Q4_0 2363-2383
-// against 2408-2415, the others within 1%; GEMM at batch 64 1-4% faster
-// (MXFP4 75.3-76.0 against 77.8-78.1 TFLOP/s). 4 steps gained nothing more
-// (Q4_0 lost 2% against 2). The first step is also loaded before the wait
-// (below), yet asking L2 for the two steps after it instead lost (one A/B
-// run, three rounds, batch 8: Q8_0 3330-3349 against 3256-3300, Q4_0
-// 2480-2487 against 2445-2471; Q2_0's expert GEMV 1-3%).
+// waits for the quantizer: 2 measured faster than none or 4. It still asks
+// for the first step, which is also loaded before the wait (below):
+// starting one step later measured slower.
 constexpr int kTensorCorePrefetchSteps = 2;
 
 // The tiles of rows a block's warps take side by side, at the same steps
 // (so at the same time they read the same activations), one each: 1 (each
-// warp takes its own run of items) or kTensorCoreWarps. In a group that
-// runs past the last tile a warp works on the last row's bytes and drops
-// its sums. On an H200, 1 against 4 for every type (one A/B run, two
-// rounds), then the choice below against 1 (two more, three rounds each):
-// - the GEMV at batch 8 (GB/s) gained for Q4_1 (2453-2463 / 2618-2620),
-//   Q5_1 (2445-2457 / 2537-2562), Q8_0 (3187-3206 / 3309-3324), Q6_K
-//   (2205-2216 / 2262-2270), Q5_0 (+2%) and Q4_K (+1.5%), and the same in
-//   the second run; Q5_K gained 1.5% in the first and nothing in the
-//   second, and the other types lost 1-5% (IQ4_XS 2127-2143 / 2026-2042,
-//   Q1_0 -2%);
-// - the GEMM at batch 64 (TFLOP/s) gained for Q5_0 (57.4-57.6 / 71.4-71.7),
-//   Q5_1 (49.1-49.2 / 64.0-64.3) and Q4_K (67.9-68.1 / 69.1-69.3); the
-//   others lost up to 8% (TQ2_0 82.8-83.0 / 76.4-76.7, Q8_0 60 / 56).
+// warp takes its own run of items) or kTensorCoreWarps, per type and for
+// the GEMV and GEMM apart, as each measured faster. In a group that runs
+// past the last tile a warp works on the last row's bytes and drops its
+// sums.
 template <GgmlType T, int kTiles>
 constexpr int TileGroup() {
   if constexpr (kTiles == 1) {
@@ -714,11 +636,8 @@ __global__ void __launch_bounds__(kTensorCoreThreads, kTiles == 1 ? kTensorCoreM
                           nullptr};
   at.start = p.weights + at.tile * kTileRows * p.row_bytes + static_cast<int64_t>(at.step) * S::kSpanBytes;
   // A codebook decoder's table, copied into shared memory while the
-  // quantizer finishes (it is a constant). Against reading it from global
-  // memory, on an H200 (one A/B run, three rounds, batch 8 GB/s): IQ2_XXS
-  // 710-713 / 748-751, IQ2_XS 767-770 / 846-853, IQ2_S 832-838 / 891-895,
-  // IQ3_XXS 1093-1096 / 1181-1189, IQ3_S 1247-1257 / 1306-1316, IQ1_S
-  // 629-636 / 709-712, IQ1_M 524-527 / 560-563; GEMMs 4-12% faster.
+  // quantizer finishes (it is a constant); faster than reading it from global
+  // memory for every codebook type.
   using Frag = TileFrag<T, kTiles>;
   constexpr int kGridWords = Frag::kCodebookWords;
   static_assert(kGridWords % 4 == 0, "whole 16-byte pieces");
@@ -752,13 +671,7 @@ __global__ void __launch_bounds__(kTensorCoreThreads, kTiles == 1 ? kTensorCoreM
   }
   // The first step's rows are read before the wait as well: they do not
   // depend on the quantizer, and kernels.h asks the caller not to overlap
-  // W's writer. On an H200 (one A/B run, three rounds, GB/s, read after
-  // against before the wait): Q2_0's expert GEMV 1523-1532 / 1563-1568
-  // (default call), 1438-1445 / 1467-1473 (settled ids), its batch 8
-  // 2285-2297 / 2305-2314; TQ1_0's expert GEMV 919-937 / 940 and 900-904 /
-  // 919-924, its batch 8 1312-1314 / 1299-1308; batch 8 of Q8_0 3280-3302 /
-  // 3330-3342 and Q4_0 2456-2464 / 2470-2490; Q3_K, IQ4_NL, MXFP4, NVFP4
-  // and the GEMMs within 1%.
+  // W's writer.
   constexpr bool kPastL1 = kStagesPastL1<T, kTiles>;
   if (begin < end) LoadTileStep<S, kPastL1>(p, at, limit, next);
   WaitForPreviousKernel();  // the activations are quantized and y is zero
@@ -793,11 +706,8 @@ __global__ void __launch_bounds__(kTensorCoreThreads, kTiles == 1 ? kTensorCoreM
     // place_a / place_b and the tile's start, with no clamped SpanStart: a
     // row past the tensor's end was staged from the last row, so its place
     // here may be wrong, but its sums are dropped (AddTile), and any place
-    // keeps its reads inside its row of `rows`. On an H200 (one A/B run,
-    // three rounds, batch 8 GB/s, clamped against not): MXFP4 1994-2006 /
-    // 2056-2060, Q8_0 2928-2944 / 2968-2976, Q4_K 2353-2363 / 2392-2401,
-    // IQ4_NL 2193-2226 / 2218-2225. The GEMM (kTiles > 1) keeps SpanStart:
-    // IQ1_M's fell from 67.6-67.7 to 55.8-55.9 TFLOP/s without it.
+    // keeps its reads inside its row of `rows`. The GEMM (kTiles > 1) keeps
+    // SpanStart, which measured faster there.
     constexpr uintptr_t kPlaceMask = kRealign ? 12 : 15;
     uintptr_t place[2];
     if constexpr (kTiles == 1) {
@@ -884,11 +794,8 @@ cudaError_t LaunchTensorCoreKernel(const GemvParams& p, int slots, cudaStream_t 
 
 // The tensor-core GEMV or GEMM of p: a decoder with kAlignedStagedWords
 // (MXFP4's 17-byte blocks) skips realigning its rows where they all start
-// at 4-byte boundaries, as they do when k is a multiple of 128. That cut
-// about 80 of some 700 instructions a step, and on an H200 (two A/B runs,
-// three and four rounds, realigning against not) MXFP4's batch 8 went from
-// 1821-1829 to 1994-1999 and from 1843-1847 to 2014-2022 GB/s, its GEMM at
-// batch 64 from 77.0-77.4 to 78.1-79.1 TFLOP/s.
+// at 4-byte boundaries, as they do when k is a multiple of 128 (about 80 of
+// some 700 instructions a step fewer).
 // An expert GEMV (kExpert) runs `slots` of them, each over its expert's rows
 // (every expert starts at a 4-byte boundary where rows do: its bytes are
 // rows x row_bytes).
@@ -900,55 +807,9 @@ cudaError_t LaunchTensorCoreGemv(const GemvParams& p, cudaStream_t stream, int s
   return LaunchTensorCoreKernel<T, kTiles, false, kExpert>(p, slots, stream);
 }
 
-// The batch from which a type's GEMV takes the tensor cores: where this
-// kernel (whose time hardly depends on the batch) beats the dp4a kernel of
-// gemv.cu (whose time grows with it) on an H200. Set again once the
-// tensor-core kernels had sped up, from one A/B run (two rounds, GB/s at
-// batches 2-6) against a build taking them from batch 2 for every type:
-// - from 2: Q8_0 (batch 2: dp4a 3043-3044, tensor cores 3124-3125), Q3_K
-//   (1662-1666 / 1685-1699), Q1_0 (979-980 / 1033-1036) and Q2_0
-//   (1449-1450 / 1532-1533); Q3_K, Q1_0 and Q2_0 later moved to 1 (below);
-// - from 3: IQ4_NL (batch 3: 1845-1854 / 2263), MXFP4 (1804-1820 /
-//   2104-2105), IQ4_XS (1880-1892 / 2143-2149), Q5_K (2095-2112 /
-//   2315-2325), Q4_K (2152-2191 / 2240-2294), IQ2_S (948-952 / 992-996),
-//   IQ1_M (605-607 / 667-668); and
-//   Q4_0, Q5_0, Q5_1, Q6_K and IQ1_S, whose dp4a kernel wins at batch 2
-//   (Q4_0 3337 / 2460-2472);
-// - from 4: Q4_1 (level at batch 3: 2401-2417 / 2417-2421) and IQ2_XS
-//   (878-879 / 857-859 at batch 3, level at 4);
-// - from 5: NVFP4 (batch 4: 1632-1634 / 1537);
-// - from 1: TQ1_0 (an earlier run, three rounds, batch 1: dp4a 641-642,
-//   tensor cores 1047-1056) and, once its blocks were summed in integers
-//   (BlockSummedStep), TQ2_0 (three rounds, batch 1: dp4a 2105-2119,
-//   tensor cores 2241-2244; batch 2 was already 2210-2231 there);
-// - Q2_K from 2 (it was 3) once its blocks were summed too (three rounds,
-//   batch 2: dp4a 1882-1885, tensor cores 1946-1949);
-// - IQ3_XXS and IQ3_S from 2 (they were 3), IQ2_XXS from 4 (it was 5),
-//   once their chunks were summed in integers (kIntegerScales); three
-//   rounds, dp4a against tensor cores: IQ3_XXS batch 2 1258-1264 /
-//   1341-1347, IQ3_S 1338-1344 / 1401-1405, IQ2_XXS batch 4 834-835 /
-//   851-858 (batch 3 stays on the dp4a kernel: 910-913).
-// - Q1_0 and Q2_0 from 1 (they were 2) once their codes were read as
-//   block words and the kernel read its first step before its wait
-//   (three rounds, batch 1: Q1_0 dp4a 1411-1419, tensor cores 1814-1830;
-//   Q2_0 1716-1721 / 2333-2340), and Q2_K from 1 (it was 2) in the
-//   same way (another run, three rounds, batch 1: 2264-2275 / 2322-2332).
-// - Q4_1 and IQ2_XXS from 3 (they were 4), when every choice was measured
-//   again one batch either side of it (one A/B run, two rounds, batch 3:
-//   Q4_1 dp4a 2414-2419, tensor cores 2591-2592; IQ2_XXS 907-909 /
-//   958-961). Every other choice held: the batch below it stayed on the
-//   dp4a kernel (IQ2_XS at 3 874-875 / 849-851, NVFP4 at 4 1631-1633 /
-//   1555-1558, the types from 3 at 2, Q4_0 3320-3334 / 2474-2477) and the
-//   dp4a kernel lost at the batch it starts (another run, two rounds: Q8_0
-//   at 2 3052-3056 / 3331-3339, Q4_0 at 3 2207 / 2478-2482, Q5_1 at 3
-//   2528-2531 / 2536-2537, IQ2_XS at 4 763-765 / 849-850, NVFP4 at 5
-//   1453-1456 / 1540-1554).
-// - Q3_K from 1 (it was 2) once it decoded with Q3kSignedFrag (one A/B
-//   run, four rounds, batch 1: dp4a 1952-1957, tensor cores 2123-2132).
-// - NVFP4 still from 5 once both its kernels took the offset lookup (two
-//   rounds, dp4a against tensor cores: batch 3 1950-1953 / 1656-1660 and
-//   batch 4 1666-1670 / 1654-1655 in one call, batch 5 1440-1447 /
-//   1646-1648 in another).
+// The batch from which a type's GEMV takes the tensor cores: the first at
+// which this kernel (whose time hardly depends on the batch) measured
+// faster than the dp4a kernel of gemv.cu (whose time grows with it).
 template <GgmlType T>
 constexpr int TensorCoreMinBatch() {
   switch (T) {
@@ -974,23 +835,10 @@ constexpr bool kTensorCoreGemv = kHasFragDecoder<T>;
 
 // Types whose expert GEMV runs on the tensor cores too (kExpert; for up to
 // kQ8TileColumns activations, see gemv.cu's TensorCoreExpert), where that
-// measured faster than the dp4a kernel of gemv.cu. On an H200 (one A/B run,
-// three rounds, 8 of 256 experts of 2048 x 7168, expert GEMV GB/s, default
-// call / settled ids, dp4a against tensor cores): TQ1_0 560-562 / 560-562
-// against 936-944 / 915-919; TQ2_0 (1494-1506 against 1350-1353), Q2_K, Q3_K,
-// IQ3_S and IQ3_XXS lost 9-17%. Q2_0 and Q1_0 were measured again on their
-// block-word decoders (another run, three rounds): Q2_0 1339-1345 / 1342-1344
-// against 1522-1535 / 1432-1444; Q1_0 961-962 / 960-962 against 960-970 /
-// 935-944, and once the kernel read its first step before the wait (a third
-// run) 944-958 / 947-957 against 990-997 / 949-957. With that early step
-// the five that lost were measured again (a fourth run, three rounds) and
-// lost 9-15%: TQ2_0 1498-1499 / 1497-1498 against 1358-1364 / 1304-1309,
-// Q2_K 1830 / 1822-1827 against 1579-1581 / 1528-1535, Q3_K 1710-1714
-// against 1527-1532, IQ3_S 1391-1397 against 1188-1196, IQ3_XXS 1304-1305
-// against 1119-1125 (default call). Each warp of the expert kernel takes
-// about a sixth of the steps it takes in the bench's plain GEMV (TQ1_0: 8 x
-// 128 tiles of 14 steps against 5689 tiles of 16), so the call's fixed
-// costs weigh more against its 8 experts' 30 MB or less.
+// measured faster than the dp4a kernel of gemv.cu. Each warp of the expert
+// kernel takes about a sixth of the steps it takes in a large plain GEMV,
+// so the call's fixed costs weigh more against its 8 experts' 30 MB or
+// less; for most types the dp4a kernel wins.
 template <GgmlType T>
 constexpr bool kTensorCoreExpertGemv =
     kTensorCoreGemv<T> && (T == GgmlType::kTQ1_0 || T == GgmlType::kQ2_0 || T == GgmlType::kQ1_0);

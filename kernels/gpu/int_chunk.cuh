@@ -2,6 +2,7 @@
 // (LoadMode, LoadWords, LoadAligned), nibble and table helpers, and the
 // primary template IntBlock<T> they specialize. Internal to kernels/gpu;
 // callers include block_decode_int.cuh.
+// Where a choice here "measured faster", docs/GPU_TUNING.md has the runs.
 #pragma once
 
 #include "block_decode.cuh"
@@ -246,11 +247,10 @@ inline constexpr int kFp4PairOffset = 12;
 // 0 where a code's bit 3 is set (every entry plus kOffset is non-negative),
 // codes with bit 3 flipped looked up among entries 8-15 give 0 where it was
 // clear. The two are joined with an add (no byte carries, as one of each
-// pair of bytes is 0), which the compiler may issue on the FMA pipe: an OR
-// kept all of this on the integer pipe, and MXFP4's batch 1 on an H200 went
-// from 3059-3083 to 3265-3288 GB/s with the add (one A/B run, three
-// rounds). Against Lookup16InNibbleOrder this is 9 integer instructions
-// per word instead of about 15.
+// pair of bytes is 0), which the compiler may issue on the FMA pipe (an OR
+// keeps it all on the integer pipe, and measured slower). Against
+// Lookup16InNibbleOrder this is 9 integer instructions per word instead of
+// about 15.
 template <int kOffset>
 __device__ __forceinline__ int2 LookupFp4InNibbleOrder(uint32_t w) {
   static_assert(kOffset >= 12 && kOffset <= 115, "every entry plus kOffset in [0, 127]");
@@ -280,11 +280,7 @@ constexpr bool NegativeThenPositive(const int8_t (&table)[16]) {
 // one give 0 where it was clear and the value plus one where it was set.
 // Their sum is each value, except that every set byte also carries 1 into
 // the next byte, which a third lookup (1 where bit 3 is set) takes back;
-// the adds may issue on the FMA pipe (see LookupFp4InNibbleOrder). On an
-// H200 (one A/B run, three rounds; batch 1 / expert GEMV GB/s) IQ4_NL went
-// from 2949-2954 / 2416-2431 to 3158-3186 / 2654-2680 and IQ4_XS from
-// 3186-3203 / 2635-2645 to 3254-3257 / 2675-2693 against
-// Lookup16InNibbleOrder.
+// the adds may issue on the FMA pipe (see LookupFp4InNibbleOrder).
 __device__ __forceinline__ int2 LookupIq4nlInNibbleOrder(uint32_t w) {
   static_assert(NegativeThenPositive(iq_constants::kValuesIq4nl), "entries 0-7 negative, 8-15 plus one in [1, 127]");
   constexpr uint32_t kClear0 = OffsetTableWord(iq_constants::kValuesIq4nl, 0, 0);

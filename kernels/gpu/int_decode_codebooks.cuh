@@ -3,6 +3,7 @@
 // and group scales. Those with kCodebookBytes take their grid as an
 // argument (the GEMV hands them a copy in shared memory, Codebook() being
 // the original).
+// Where a choice here "measured faster", docs/GPU_TUNING.md has the runs.
 #pragma once
 
 #include "int_chunk.cuh"
@@ -13,11 +14,7 @@ namespace vt::gpu {
 // The eight signs a 7-bit ggml sign field stands for: its seven bits, and
 // as bit 7 their parity (what ggml's ksigns_iq2xs table holds), worked out
 // instead of looked up: four loads a chunk fewer for L1, which the IQ
-// GEMVs keep busiest. On an H200 (one A/B run, two rounds, batch 1 / expert
-// GEMV GB/s, table against parity): IQ2_XXS 1484 / 1108-1110 against
-// 1488-1490 / 1162-1164, IQ3_XXS 1382-1386 / 1221-1229 against 1469-1471 /
-// 1300-1303; batch 2 (another run) IQ2_XXS 1274-1275 against 1323, IQ3_XXS
-// 1197-1201 against 1263-1264.
+// GEMVs keep busiest.
 __device__ __forceinline__ uint32_t IqSigns(uint32_t seven) {
   return seven | ((static_cast<uint32_t>(__popc(seven)) & 1u) << 7);
 }

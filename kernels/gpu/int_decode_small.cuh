@@ -1,5 +1,6 @@
 // Integer decoders for the 32-value legacy blocks (Q4_0 .. Q8_1, IQ4_NL,
 // MXFP4) and the small-block formats (Q1_0, Q2_0, NVFP4).
+// Where a choice here "measured faster", docs/GPU_TUNING.md has the runs.
 #pragma once
 
 #include "int_chunk.cuh"
@@ -34,13 +35,9 @@ __device__ __forceinline__ float ScaleAndCodesFromRun(const uint8_t* b, uint32_t
 }
 // Q4_0, Q5_0 and MXFP4 read their blocks as AlignedRun (wide loads; these
 // block sizes put every lane at a different offset), except a tensor's
-// last block (LoadMode::kExact), read field by field. Q4_0 gained 7% at
-// batch 1 on an H200 (one A/B run, two rounds: 3515 -> 3767 GB/s), Q5_0
-// 1.5% (2778 -> 2818), MXFP4 9-10% at batch 1 and 19% in the expert GEMV
-// (three rounds: 2712 / 2052 -> 2968 / 2448); IQ4_NL lost 5% (2940 ->
-// 2799), and with LookupIq4nlInNibbleOrder still lost 1-3% (expert 2667-2673
-// -> 2633-2642), though its expand gained 4-7%: it reads AlignedRun for its
-// streaming loads only (below).
+// last block (LoadMode::kExact), read field by field. IQ4_NL, whose lookup
+// leaves fewer instructions to spare, measured slower with them at cached
+// loads and reads AlignedRun for its streaming loads only (below).
 template <>
 struct IntBlock<T::kQ4_0> {
   static constexpr bool kReadsPastFields = true, kHalfScales = false;
@@ -67,19 +64,15 @@ struct IntBlock<T::kQ4_1> {
     LoadWords<4, S>(b + 4, words);
     SplitNibbles(words, c);
     // Byte loads, not AlignedHalfAt: the single load measured slower for
-    // Q4_0 (batch 8: 1289 -> 1040 GB/s on an H200, before its wide loads),
-    // as it did here and for IQ4_NL and TQ2_0 (batch 8, 6-11%), which read
-    // theirs the same way.
+    // Q4_0 (before its wide loads), as it did here and for IQ4_NL and TQ2_0,
+    // which read theirs the same way.
     SetScales(c, HalfAt(b), -HalfAt(b + 2));
   }
 };
 // Bits j..j+3 of `bits` moved to bit 4 of bytes 0..3: one multiply places
 // four copies of them 7 bits apart (no two overlap, so nothing carries), a
-// mask keeps one bit of each. Against moving each bit with its own mask and
-// shift, on an H200 (one A/B run, two rounds; GB/s): Q5_0 batch 1 2858 ->
-// 3472, batch 8 (tensor cores) 1721 -> 2021, expert GEMV 2475 -> 3040;
-// Q5_1 3784 -> 3945, 1936 -> 2235, 3300 -> 3490. Q5_0's batch 2 fell, 2583
-// -> 2366.
+// mask keeps one bit of each; faster than moving each bit with its own mask
+// and shift.
 __device__ __forceinline__ int FifthBits(uint32_t bits, int j) {
   return static_cast<int>((((bits >> j) & 15u) * 0x02040810u) & 0x10101010u);
 }
@@ -110,9 +103,7 @@ struct IntBlock<T::kQ5_0> {
   }
 };
 // Q5_1's 24-byte blocks are 8-aligned (tensors are 16-aligned, rows whole
-// blocks): three 8-byte loads, no realigning. Batch 1 on an H200 went from
-// 2855 to 3507 GB/s and the expert GEMV from 2660 to 3036 (one A/B run, two
-// rounds) against LoadWords and byte loads.
+// blocks): three 8-byte loads, no realigning.
 template <>
 struct IntBlock<T::kQ5_1> {
   static constexpr bool kReadsPastFields = false, kHalfScales = false;
@@ -126,10 +117,8 @@ struct IntBlock<T::kQ5_1> {
   }
 };
 // IQ4_NL reads its blocks as AlignedRun only with streaming loads (the
-// expand's, and on HIP the GEMV's at batches 3-8). On an H200 (one A/B
-// run, three rounds) its expand went from 3747-3752 to 4021-4035 GB/s, its
-// GEMVs level; with AlignedRun for every load (another run) its batch-1
-// GEMV, whose loads are cached, fell from 3346-3358 to 3238-3240.
+// expand's, and on HIP the GEMV's at batches 3-8), where that measured
+// faster; its cached loads (the batch-1 GEMV's) measured slower with it.
 template <>
 struct IntBlock<T::kIQ4_NL> {
   static constexpr bool kReadsPastFields = true, kHalfScales = false;
@@ -183,10 +172,7 @@ struct IntBlock<T::kNVFP4> {
     if constexpr (O == CodeOrder::kSubBlockPairs) {
       // Each value plus kFp4PairOffset (LookupFp4InNibbleOrder: 9 integer
       // instructions a word against Lookup16's 15 or so), taken back through
-      // the min. On an H200 (one A/B run, three rounds, GB/s, element order
-      // against this): batch 1 3015-3036 -> 3410-3431, expert GEMV (default
-      // call) 2534-2557 -> 2818-2836, GEMV alone 2742-2746 -> 3058-3077;
-      // batch 3 (two rounds) 1812-1814 -> 1950-1953.
+      // the min.
 #pragma unroll
       for (int k = 0; k < 4; ++k) {
         const int2 values = LookupFp4InNibbleOrder<kFp4PairOffset>(words[k]);

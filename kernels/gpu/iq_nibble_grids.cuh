@@ -1,18 +1,11 @@
 // The IQ2_S and IQ1_S grids, whose entry bytes take three values each, as
 // one word of nibbles per entry for the integer GEMV's codebook copies in
 // shared memory: half the bytes of the eight-byte originals, read with one
-// 4-byte load and expanded by two byte permutes (NibbleEntry). On an H200
-// (one A/B run, three rounds, batch 1 / expert GEMV GB/s, eight-byte
-// copies against nibbles): IQ1_S 1017-1020 / 790-796 against 1189-1195 /
-// 889-898, IQ2_S 1341-1344 / 1155-1160 against 1425-1431 / 1206-1216. The
-// smaller grids lost with nibbles and keep their eight-byte copies: IQ2_XXS
-// 1479-1490 / 1153-1164 against 1258-1260 / 1020-1027, IQ2_XS 1323-1330 /
-// 1122-1130 against 1145-1149 / 981-993, and IQ1_M (IQ1_S's grid, in the
-// two-activation kernel) 827-829 / 714-719 against 807-809 / 695-699. The
-// tensor-core decoders keep the eight-byte grids: with nibbles (two rounds)
-// batch 8 fell for IQ1_S (793-794 against 757-760), IQ1_M (671-672 against
-// 620-621) and IQ2_S (966-969 against 880-883), and IQ1_M's GEMM at batch
-// 64 from 67.8-68.1 to 55.2-55.5 TFLOP/s.
+// 4-byte load and expanded by two byte permutes (NibbleEntry). The smaller
+// grids (IQ2_XXS, IQ2_XS, and IQ1_M's in the two-activation kernel) and the
+// tensor-core decoders measured slower with nibbles and keep the eight-byte
+// grids.
+// Where a choice here "measured faster", docs/GPU_TUNING.md has the runs.
 #pragma once
 
 #include "iq_tables_device.h"
