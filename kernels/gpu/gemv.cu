@@ -7,7 +7,8 @@
 // expert. Larger batches of the types with a fragment decoder run on
 // tensor cores instead (gemv_tensor_core.cuh), as do their GEMM
 // (LaunchInt8Gemm below) and a few types' expert GEMV. The per-type
-// choices are in gemv_tuning.cuh.
+// choices are in gemv_tuning.cuh (gemv_tensor_core_tuning.cuh for the
+// tensor-core kernel's).
 #include <limits>
 #include <utility>
 
