@@ -1,15 +1,16 @@
 // Keep-quant GEMM for prefill. The types with a tensor-core GEMV run on its
 // kernel, up to 64 activations per pass over the weights (CUDA; Int8Gemm in
-// gemv.cu). For the others (and on HIP) a block computes a 64-row x
-// 64-activation tile of y. Per 64-value step of k, its threads decode two
-// chunks of each of the 64 weight rows (block_decode.cuh, exact floats)
-// into shared memory next to the matching activations, and the four warps
-// multiply the tiles on tensor cores (TF32 WMMA, float accumulate). Built
-// as HIP, where WMMA is not available, the same tiles are multiplied with
-// plain FMAs.
+// gemv.cu), as do F16 and BF16 on the 16-bit float GEMV's, 32 a pass
+// (CUDA; FloatMmaGemm in gemv.cu). For the others (and on HIP) a block
+// computes a 64-row x 64-activation tile of y. Per 64-value step of k, its
+// threads decode two chunks of each of the 64 weight rows (block_decode.cuh,
+// exact floats) into shared memory next to the matching activations, and the
+// four warps multiply the tiles on tensor cores (TF32 WMMA, float
+// accumulate). Built as HIP, where WMMA is not available, the same tiles are
+// multiplied with plain FMAs.
 #include "block_decode.cuh"
-#include "int8_gemm.h"
 #include "launch_checks.h"
+#include "tensor_core_gemm.h"
 #include "type_dispatch.cuh"
 
 #if !defined(VT_HIP)
@@ -163,6 +164,7 @@ LaunchStatus Gemm(const GemmArgs& a, void* workspace, size_t workspace_bytes, St
   if (std::string error = CheckGemm(a, workspace, workspace_bytes); !error.empty()) return {error};
 #if !defined(VT_HIP)
   if (Int8GemmTypes(DeviceKind::kCuda).Contains(a.type)) return Int8Gemm(a, workspace, stream);
+  if (a.type == GgmlType::kF16 || a.type == GgmlType::kBF16) return FloatMmaGemm(a, stream);
 #endif
   const GemmParams p(a);
   const dim3 grid(static_cast<unsigned>((a.rows + kTileRows - 1) / kTileRows),

@@ -6,19 +6,21 @@
 // lane. Expert GEMV is the same kernel with one grid row per selected
 // expert. Larger batches of the types with a fragment decoder run on
 // tensor cores instead (gemv_tensor_core.cuh), as do their GEMM
-// (LaunchInt8Gemm below) and a few types' expert GEMV. The per-type
+// (LaunchInt8Gemm below) and a few types' expert GEMV; so do F16's and
+// BF16's from batch 2 (gemv_float_mma.cuh). The per-type
 // choices are in gemv_tuning.cuh (gemv_tensor_core_tuning.cuh for the
 // tensor-core kernel's).
 #include <limits>
 #include <utility>
 
 #include "block_decode_int.cuh"
+#include "gemv_float_mma.cuh"
 #include "gemv_params.cuh"
 #include "gemv_tensor_core.cuh"
 #include "gemv_tuning.cuh"
-#include "int8_gemm.h"
 #include "launch_checks.h"
 #include "span_stage.cuh"
+#include "tensor_core_gemm.h"
 #include "type_dispatch.cuh"
 
 namespace vt::gpu {
@@ -477,6 +479,16 @@ LaunchStatus LaunchGemv(GemvParams p, int activations, int slots, void* workspac
       return LastLaunch(entry);
     }
   }
+#if !defined(VT_HIP)
+  if constexpr (T == GgmlType::kF16 || T == GgmlType::kBF16) {
+    if (p.ids == nullptr && p.batch >= kFloatMmaMinBatch) {
+      if (const cudaError_t launched = LaunchFloatMmaGemv<T>(p, stream); launched != cudaSuccess) {
+        return {std::string(entry) + ": launch failed: " + cudaGetErrorString(launched)};
+      }
+      return LastLaunch(entry);
+    }
+  }
+#endif
   auto launch = [&](auto rows_per_warp, auto activations) {
     constexpr int R = decltype(rows_per_warp)::value;
     constexpr int N = decltype(activations)::value;
@@ -583,7 +595,37 @@ LaunchStatus LaunchInt8Gemm(const GemmArgs& a, void* workspace, cudaStream_t str
   }
 }
 
+#if !defined(VT_HIP)
+// The GEMM of F16 or BF16: passes over the weights, each with up to
+// kFloatGemmColumnTiles tiles of 8 activations, on the GEMV's kernel.
+template <GgmlType T>
+LaunchStatus LaunchFloatMmaGemm(const GemmArgs& a, cudaStream_t stream) {
+  if constexpr (T != GgmlType::kF16 && T != GgmlType::kBF16) {
+    return {"Gemm: type " + std::string(NameOf(T)) + " has no 16-bit float tensor-core kernel"};
+  } else {
+    constexpr int kPass = 8 * kFloatGemmColumnTiles;
+    for (int64_t b0 = 0; b0 < a.batch; b0 += kPass) {
+      const GemvParams p = MatmulParams(a, b0, static_cast<int>(a.batch - b0 < kPass ? a.batch - b0 : kPass));
+      if (const cudaError_t launched = LaunchFloatMmaGemv<T, kFloatGemmColumnTiles>(p, stream);
+          launched != cudaSuccess) {
+        return {std::string("Gemm: launch failed: ") + cudaGetErrorString(launched)};
+      }
+      if (LaunchStatus status = LastLaunch("Gemm"); !status.ok()) return status;
+    }
+    return {};
+  }
+}
+#endif
+
 }  // namespace
+
+#if !defined(VT_HIP)
+LaunchStatus FloatMmaGemm(const GemmArgs& a, StreamHandle stream) {
+  return DispatchDecoded(a.type, [&](auto tag) {
+    return LaunchFloatMmaGemm<decltype(tag)::value>(a, static_cast<cudaStream_t>(stream));
+  });
+}
+#endif
 
 LaunchStatus Int8Gemm(const GemmArgs& a, void* workspace, StreamHandle stream) {
   return DispatchDecoded(a.type, [&](auto tag) {

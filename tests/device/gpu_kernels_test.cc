@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstring>
 #include <memory>
 #include <numeric>
@@ -210,6 +211,32 @@ TEST_CASE("GEMV at batch 8 of activations whose codes all sit at +-127", "[gpu][
   }
   for (GgmlType type : gpu::kDecodedTypes) {
     CheckGemv(type, {37, kValues / gpu::KernelBlockValues(type), kBatch}, rng, &x);
+  }
+}
+
+TEST_CASE("GEMV of the 16-bit floats keeps float accuracy for activations of any magnitude", "[gpu][gemv]") {
+  // Each run of 32 values of each activation has its own magnitude, from
+  // 1e-30 to 1e30 (far outside F16's range at both ends), and every fifth
+  // run mixes values 1e6 apart: the bound is the float path's at every
+  // batch, whatever the kernel rounds the activations to.
+  const uint64_t seed = FreshSeed();
+  INFO("seed " << seed);
+  std::mt19937_64 rng(seed);
+  for (const int64_t k : {int64_t{2048}, int64_t{32 * 37}}) {
+    for (int batch = 1; batch <= gpu::kMaxGemvBatch; ++batch) {
+      std::vector<float> x = testing::RandomFloats(static_cast<size_t>(k * batch), rng);
+      for (int b = 0; b < batch; ++b) {
+        for (int64_t i = 0; i < k; ++i) {
+          const int64_t run = i / 32;
+          const int exponent = static_cast<int>((run * 7 + b * 5) % 61) - 30;
+          const int spread = run % 5 == 0 && i % 2 == 0 ? -6 : 0;
+          x[static_cast<size_t>(b * k + i)] *= std::pow(10.0f, static_cast<float>(exponent + spread));
+        }
+      }
+      for (GgmlType type : {GgmlType::kF16, GgmlType::kBF16}) {
+        CheckGemv(type, {37, k / gpu::KernelBlockValues(type), batch}, rng, &x);
+      }
+    }
   }
 }
 
@@ -538,7 +565,8 @@ TEST_CASE("expert GEMV with settled ids writes y only after the kernels before i
 }
 #endif
 
-// GEMM on random data, batch `batch`. The TF32 path: inputs carry a
+// GEMM on random data, batch `batch`. The float paths (TF32; F16 and BF16
+// split into two 16-bit values on CUDA, which meet it with room): inputs carry a
 // relative error of at most 2^-11 each, so a product is off by at most
 // 2^-10 of |w x|; float accumulation adds at most 1e-5 of sum |w x|. The
 // int8 path (Int8GemmTypes on CUDA) is the GEMV's, with the GEMV's bound.

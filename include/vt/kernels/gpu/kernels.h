@@ -46,7 +46,11 @@ struct MatmulArgs {
 // Decode, batch 1-8: the weights are read once for the whole batch. Block
 // types (kIntegerGemvTypes) quantize x to int8 per 32 values first (into
 // `workspace`; per block on the tensor cores for kBlockScaledGemvTypes);
-// F32, F16 and BF16 read x as floats. On CUDA every block type runs on int8
+// F32, F16 and BF16 read x as floats; on CUDA F16 and BF16 from batch 2 run
+// on 16-bit float tensor cores, each activation split into two values of
+// the weights' type so that the result keeps float accuracy (F16's scaled
+// by a power of two per 32 values, so any finite x fits its range). On
+// CUDA every block type runs on int8
 // tensor cores from a batch chosen per type (1 for TQ1_0, TQ2_0, Q1_0,
 // Q2_0, Q2_K and Q3_K, else 2 to 5), adding partial row sums into y
 // atomically: there y's last bits may differ between runs.
@@ -57,7 +61,9 @@ using GemvArgs = MatmulArgs;
 // kGemmColumns activations (a last pass of at most 8 runs the GEMV): x
 // quantized to int8 per 32 values, each decoded weight chunk multiplied
 // with all of the pass's activations on int8 tensor cores, partial sums
-// added into y atomically (y's last bits may differ between runs). The
+// added into y atomically (y's last bits may differ between runs). F16 and
+// BF16 on CUDA run the GEMV's 16-bit float tensor-core kernel, one pass
+// over the weights per 32 activations. The
 // other types, and every type built as HIP, decode weight tiles to floats
 // in shared memory and multiply them on tensor cores in TF32 (10-bit
 // mantissa inputs, float accumulation) or, on HIP, with FMAs. Block types

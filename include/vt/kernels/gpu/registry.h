@@ -107,9 +107,10 @@ constexpr GgmlTypeSet KeepQuantGemvTypes(DeviceKind kind) {
 
 // Block types whose GEMM on this kind of GPU quantizes the activations to
 // int8 per 32 values and passes over the weights once per eight of them on
-// tensor cores (kTensorCoreGemvTypes, CUDA only: every block type). The
-// other types (on CUDA the plain floats) decode weight tiles to floats:
-// TF32 tensor cores on CUDA, FMAs on HIP.
+// tensor cores (kTensorCoreGemvTypes, CUDA only: every block type). On
+// CUDA, F16 and BF16 run on 16-bit float tensor cores and F32 decodes
+// weight tiles to floats for TF32 tensor cores; on HIP every type takes
+// that tile path, with FMAs.
 constexpr GgmlTypeSet Int8GemmTypes(DeviceKind kind) {
   return kind == DeviceKind::kCuda ? SetOf(kTensorCoreGemvTypes) : GgmlTypeSet{};
 }
