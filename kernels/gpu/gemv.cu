@@ -606,7 +606,7 @@ LaunchStatus LaunchFloatMmaGemm(const GemmArgs& a, cudaStream_t stream) {
     constexpr int kPass = 8 * kFloatGemmColumnTiles;
     for (int64_t b0 = 0; b0 < a.batch; b0 += kPass) {
       const GemvParams p = MatmulParams(a, b0, static_cast<int>(a.batch - b0 < kPass ? a.batch - b0 : kPass));
-      if (const cudaError_t launched = LaunchFloatMmaGemv<T, kFloatGemmColumnTiles>(p, stream);
+      if (const cudaError_t launched = LaunchFloatMmaGemv<T, kFloatGemmColumnTiles, kFloatGemmRowTiles>(p, stream);
           launched != cudaSuccess) {
         return {std::string("Gemm: launch failed: ") + cudaGetErrorString(launched)};
       }

@@ -3,13 +3,14 @@
 // tiles of 8 activations, on tensor cores (CUDA; HIP and smaller batches
 // keep gemv.cu's FloatRows).
 //
-// A block owns kFloatMmaTiles tiles of 16 rows; its kFloatMmaWarps warps
-// split k between them, chunk by chunk of 32 values (warp w takes chunks
-// w, w + kFloatMmaWarps, ...), and add their sums through shared memory at
-// the end. Thread (g, t) of a warp (lane 4 g + t) loads values 8 t .. 8 t + 7
-// of a chunk of rows g and g + 8 of each tile, one 16-byte load per row,
-// and the same eight values of activation g of each column tile
-// (activations past the batch read as zero). A dot product does not care
+// A block owns kFloatMmaTiles tiles of 16 rows (kFloatGemmRowTiles in the
+// GEMM); its kFloatMmaWarps warps split k between them, chunk by chunk of
+// 32 values (warp w takes chunks w, w + kFloatMmaWarps, ...), and add
+// their sums through shared memory at the end. Thread (g, t) of a warp
+// (lane 4 g + t) loads values 8 t .. 8 t + 7 of a chunk of rows g and g + 8
+// of each tile, one 16-byte load per row, and the same eight values of
+// activation g of each column tile (activations past the batch read as
+// zero). A dot product does not care
 // in which order k is summed, so those eight values fill the thread's k
 // slots of two mma.m16n8k16 as they lie: words 0 and 1 the first mma's
 // a0 / a2 (b0 / b1), words 2 and 3 the second's. No shuffles, and the
@@ -46,9 +47,12 @@ constexpr int kFloatMmaTiles = 1;
 // Chunks a warp loads before it multiplies the first of them: 4, where 2,
 // 6 and 8 measured slower.
 constexpr int kFloatMmaUnroll = 4;
-// Tiles of 8 activations a GEMM pass multiplies: 4, where 1 and 2
-// measured slower, and 8 slower for F16 (194 registers).
+// Tiles of 8 activations a GEMM pass multiplies: 4, where 1, 2 and 8
+// measured slower (but for BF16 over one tile of rows).
 constexpr int kFloatGemmColumnTiles = 4;
+// Tiles of 16 rows a GEMM block owns: 2, where 1 measured slower (BF16
+// much, F16 a little) and 4 slower.
+constexpr int kFloatGemmRowTiles = 2;
 
 // D += A * B over 16-bit floats, float accumulate; fragments as the file's
 // header describes.
@@ -169,12 +173,11 @@ __device__ __forceinline__ void ChunkProducts(const uint4 (&w)[kTiles][2], float
   }
 }
 
-// y for kFloatMmaTiles tiles of rows times kColumnTiles tiles of 8
+// y for kTiles tiles of 16 rows times kColumnTiles tiles of 8
 // activations (p.batch at most 8 kColumnTiles; those past it read as zero
 // and are not written).
-template <GgmlType T, int kColumnTiles>
+template <GgmlType T, int kColumnTiles, int kTiles>
 __global__ void __launch_bounds__(kFloatMmaWarps* kWarpSize) FloatMmaGemvKernel(GemvParams p) {
-  constexpr int kTiles = kFloatMmaTiles;
   // The activations of several column tiles take the registers the GEMV
   // spends on loads ahead.
   constexpr int kUnroll = kColumnTiles == 1 ? kFloatMmaUnroll : 1;
@@ -257,11 +260,12 @@ __global__ void __launch_bounds__(kFloatMmaWarps* kWarpSize) FloatMmaGemvKernel(
 
 // Launches FloatMmaGemvKernel<T> over p (a plain GEMV of 2 to 8 activations
 // or a GEMM pass of up to 8 kColumnTiles).
-template <GgmlType T, int kColumnTiles = 1>
+template <GgmlType T, int kColumnTiles = 1, int kTiles = kFloatMmaTiles>
 cudaError_t LaunchFloatMmaGemv(const GemvParams& p, cudaStream_t stream) {
-  constexpr int kRowsPerBlock = kFloatMmaTiles * 16;
+  constexpr int kRowsPerBlock = kTiles * 16;
   const dim3 grid(static_cast<unsigned>((p.rows + kRowsPerBlock - 1) / kRowsPerBlock));
-  return LaunchAfterPrevious(FloatMmaGemvKernel<T, kColumnTiles>, grid, dim3(kFloatMmaWarps * kWarpSize), stream, p);
+  return LaunchAfterPrevious(FloatMmaGemvKernel<T, kColumnTiles, kTiles>, grid, dim3(kFloatMmaWarps * kWarpSize),
+                             stream, p);
 }
 
 }  // namespace vt::gpu
