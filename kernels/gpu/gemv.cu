@@ -600,20 +600,16 @@ LaunchStatus LaunchInt8Gemm(const GemmArgs& a, void* workspace, cudaStream_t str
 // kFloatGemmColumnTiles tiles of 8 activations, on the GEMV's kernel.
 template <GgmlType T>
 LaunchStatus LaunchFloatMmaGemm(const GemmArgs& a, cudaStream_t stream) {
-  if constexpr (T != GgmlType::kF16 && T != GgmlType::kBF16) {
-    return {"Gemm: type " + std::string(NameOf(T)) + " has no 16-bit float tensor-core kernel"};
-  } else {
-    constexpr int kPass = 8 * kFloatGemmColumnTiles;
-    for (int64_t b0 = 0; b0 < a.batch; b0 += kPass) {
-      const GemvParams p = MatmulParams(a, b0, static_cast<int>(a.batch - b0 < kPass ? a.batch - b0 : kPass));
-      if (const cudaError_t launched = LaunchFloatMmaGemv<T, kFloatGemmColumnTiles, kFloatGemmRowTiles>(p, stream);
-          launched != cudaSuccess) {
-        return {std::string("Gemm: launch failed: ") + cudaGetErrorString(launched)};
-      }
-      if (LaunchStatus status = LastLaunch("Gemm"); !status.ok()) return status;
+  constexpr int kPass = 8 * kFloatGemmColumnTiles;
+  for (int64_t b0 = 0; b0 < a.batch; b0 += kPass) {
+    const GemvParams p = MatmulParams(a, b0, static_cast<int>(a.batch - b0 < kPass ? a.batch - b0 : kPass));
+    if (const cudaError_t launched = LaunchFloatMmaGemv<T, kFloatGemmColumnTiles, kFloatGemmRowTiles>(p, stream);
+        launched != cudaSuccess) {
+      return {std::string("Gemm: launch failed: ") + cudaGetErrorString(launched)};
     }
-    return {};
+    if (LaunchStatus status = LastLaunch("Gemm"); !status.ok()) return status;
   }
+  return {};
 }
 #endif
 
@@ -621,9 +617,9 @@ LaunchStatus LaunchFloatMmaGemm(const GemmArgs& a, cudaStream_t stream) {
 
 #if !defined(VT_HIP)
 LaunchStatus FloatMmaGemm(const GemmArgs& a, StreamHandle stream) {
-  return DispatchDecoded(a.type, [&](auto tag) {
-    return LaunchFloatMmaGemm<decltype(tag)::value>(a, static_cast<cudaStream_t>(stream));
-  });
+  const auto s = static_cast<cudaStream_t>(stream);
+  return a.type == GgmlType::kF16 ? LaunchFloatMmaGemm<GgmlType::kF16>(a, s)
+                                  : LaunchFloatMmaGemm<GgmlType::kBF16>(a, s);
 }
 #endif
 

@@ -10,11 +10,10 @@
 // (lane 4 g + t) loads values 8 t .. 8 t + 7 of a chunk of rows g and g + 8
 // of each tile, one 16-byte load per row, and the same eight values of
 // activation g of each column tile (activations past the batch read as
-// zero). A dot product does not care
-// in which order k is summed, so those eight values fill the thread's k
-// slots of two mma.m16n8k16 as they lie: words 0 and 1 the first mma's
-// a0 / a2 (b0 / b1), words 2 and 3 the second's. No shuffles, and the
-// weights go from the load into the mma.
+// zero). A dot product does not care in which order k is summed, so those
+// eight values fill the thread's k slots of two mma.m16n8k16 as they lie:
+// words 0 and 1 the first mma's a0 / a2 (b0 / b1), words 2 and 3 the
+// second's. No shuffles, and the weights go from the load into the mma.
 //
 // The activations must be rounded to the weights' type for the mma. To
 // keep the float path's accuracy, each is split into hi + lo, both of that
