@@ -10,12 +10,16 @@
 // floating-point operations / time. Time: CUDA events around a
 // run of launches, the median of 5 runs. Needs a GPU; exits 77 without.
 //
-// Usage: vt_bench_gpu_kernels [--quick] [--types q4_K,q8_0,...] [--gemv-batches 1,4,8 [--k K]]
+// Usage: vt_bench_gpu_kernels [--quick] [--types q4_K,q8_0,...]
+//                             [--gemv-batches 1,4,8 [--k K] [--rows N]]
 // --types takes ggml's type names in any case (q4_k is q4_K); a name that
 // is no type is refused.
 // --gemv-batches prints only the GEMV, at the batches listed; with --k, of
 // rows of K values (8192 otherwise; types whose block does not divide K are
-// left out). The full table is always of k = 8192, the peer's shape.
+// left out); with --rows, of N rows each (as many as fill a matrix
+// otherwise), so that a model's own shapes can be measured. Seven matrices
+// of N rows must outgrow the L2 for the figure to be read from HBM. The
+// full table is always of k = 8192, the peer's shape.
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
@@ -168,6 +172,7 @@ int main(int argc, char** argv) {
   std::vector<GgmlType> selected;  // empty: every type
   std::vector<int> gemv_batches;  // empty: the full table
   int64_t k = kK;
+  int64_t fixed_rows = 0;  // 0: as many rows as fill a matrix
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
     if (arg == "--quick") {
@@ -195,13 +200,27 @@ int main(int argc, char** argv) {
         return 2;
       }
       k = value;
+    } else if (arg == "--rows" && i + 1 < argc) {
+      char* end = nullptr;
+      const long long value = std::strtoll(argv[++i], &end, 10);
+      if (*end != '\0' || value < 1 || value > (1 << 20)) {
+        std::fprintf(stderr, "--rows: want a row count from 1 to %d, got \"%s\"\n", 1 << 20, argv[i]);
+        return 2;
+      }
+      fixed_rows = value;
     } else {
-      std::fprintf(stderr, "usage: vt_bench_gpu_kernels [--quick] [--types q4_K,q8_0,...] [--gemv-batches 1,4,8 [--k K]]\n");
+      std::fprintf(stderr,
+                   "usage: vt_bench_gpu_kernels [--quick] [--types q4_K,q8_0,...] [--gemv-batches 1,4,8 [--k K] "
+                   "[--rows N]]\n");
       return 2;
     }
   }
   if (k != kK && gemv_batches.empty()) {
     std::fprintf(stderr, "--k: only with --gemv-batches (the full table is of k = %lld)\n", static_cast<long long>(kK));
+    return 2;
+  }
+  if (fixed_rows != 0 && gemv_batches.empty()) {
+    std::fprintf(stderr, "--rows: only with --gemv-batches (the full table fills each matrix)\n");
     return 2;
   }
   if (vt::GpuDeviceCount() == 0) {
@@ -269,7 +288,14 @@ int main(int argc, char** argv) {
       continue;
     }
     const int64_t row_bytes = vt::gpu::RowBytes(type, k);
-    const int64_t rows = static_cast<int64_t>(kMatrixBytes) / row_bytes;
+    const int64_t rows_that_fit = static_cast<int64_t>(kMatrixBytes) / row_bytes;
+    if (fixed_rows > rows_that_fit) {
+      std::printf("%-8s %lld rows of k = %lld do not fit a matrix of %llu MiB\n", name.c_str(),
+                  static_cast<long long>(fixed_rows), static_cast<long long>(k),
+                  static_cast<unsigned long long>(kMatrixBytes >> 20));
+      continue;
+    }
+    const int64_t rows = fixed_rows != 0 ? fixed_rows : rows_that_fit;
     const double matrix_bytes = static_cast<double>(rows * row_bytes);
     // Launch i reads matrix i % 8.
     auto matrix = [&](int i, int batch) {
