@@ -14,12 +14,12 @@
 //                             [--gemv-batches 1,4,8 [--k K] [--rows N]]
 // --types takes ggml's type names in any case (q4_k is q4_K); a name that
 // is no type is refused.
-// --gemv-batches prints only the GEMV, at the batches listed; with --k, of
-// rows of K values (8192 otherwise; types whose block does not divide K are
-// left out); with --rows, of N rows each (as many as fill a matrix
-// otherwise), so that a model's own shapes can be measured. Seven matrices
-// of N rows must outgrow the L2 for the figure to be read from HBM. The
-// full table is always of k = 8192, the peer's shape.
+// --gemv-batches prints only the GEMV, at the batches listed, and the GEMM
+// at batch 64; with --k, of rows of K values (8192 otherwise; types whose
+// block does not divide K are left out); with --rows, of N rows each (as
+// many as fill a matrix otherwise), so that a model's own shapes can be
+// measured. Seven matrices of N rows must outgrow the L2 for the figure to
+// be read from HBM. The full table is always of k = 8192, the peer's shape.
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
@@ -264,13 +264,14 @@ int main(int argc, char** argv) {
   }
   const size_t workspace_bytes = vt::gpu::GemvWorkspaceBytes(k, 256);
   DeviceMemory workspace(workspace_bytes);
-  DeviceMemory y(static_cast<size_t>(kMatrixBytes / 64 * kGemmBatch * sizeof(float)));
+  constexpr int64_t kGemmRows = kMatrixBytes / 64;  // the most rows y holds at kGemmBatch
+  DeviceMemory y(static_cast<size_t>(kGemmRows * kGemmBatch * sizeof(float)));
   DeviceMemory expanded(16 * kMatrixBytes);  // BF16 of the densest type (Q1_0: 14.2 bytes per block byte)
 
   if (!gemv_batches.empty()) {
     std::printf("%-8s %6s %8s", "type", "N", "MB/mat");
     for (int batch : gemv_batches) std::printf(" | b%d GB/s  ceil", batch);
-    std::printf("\n");
+    std::printf(" | gemm TF/s\n");
   } else {
     std::printf("%-8s %6s %8s | %8s %5s %18s %6s | %8s %5s |", "type", "N", "MB/mat", "b1 GB/s", "ceil", "target",
                 "peer", "b8 GB/s", "ceil");
@@ -314,13 +315,24 @@ int main(int argc, char** argv) {
         CheckLaunch(vt::gpu::Gemv(matrix(i, batch), workspace.data, workspace_bytes, nullptr));
       });
     };
+    const int64_t values = rows * k;
+    auto gemm_tflops = [&] {
+      const double gemm_ms = MedianMs(quick ? 4 : 8, [&](int i) {
+        CheckLaunch(vt::gpu::Gemm(matrix(i, kGemmBatch), workspace.data, workspace_bytes, nullptr));
+      });
+      return 2.0 * static_cast<double>(values) * kGemmBatch / (gemm_ms * 1e9);
+    };
     if (!gemv_batches.empty()) {
       std::printf("%-8s %6lld %8.1f", name.c_str(), static_cast<long long>(rows), matrix_bytes / 1e6);
       for (int batch : gemv_batches) {
         const double gbps = matrix_bytes / (gemv(batch) * 1e6);
         std::printf(" | %8.0f %5.2f", gbps, gbps / ceiling);
       }
-      std::printf("\n");
+      if (rows <= kGemmRows) {
+        std::printf(" | %9.1f\n", gemm_tflops());
+      } else {
+        std::printf(" | %9s\n", "-");
+      }
       std::fflush(stdout);
       continue;
     }
@@ -387,21 +399,17 @@ int main(int argc, char** argv) {
       }
     }
 
-    const int64_t values = rows * k;
     const double expand_ms = MedianMs(quick ? 4 : 16, [&](int i) {
       CheckLaunch(vt::gpu::ExpandToBf16(type, pool.bytes() + (i % kMatrices) * kMatrixBytes,
                                         static_cast<uint16_t*>(expanded.data), values, nullptr));
     });
     const double expand = (matrix_bytes + 2.0 * static_cast<double>(values)) / (expand_ms * 1e6);
-    const double gemm_ms = MedianMs(quick ? 4 : 8, [&](int i) {
-      CheckLaunch(vt::gpu::Gemm(matrix(i, kGemmBatch), workspace.data, workspace_bytes, nullptr));
-    });
-    const double gemm_tflops = 2.0 * static_cast<double>(values) * kGemmBatch / (gemm_ms * 1e9);
+    const double gemm = gemm_tflops();
     std::printf("%-8s %6lld %8.1f | %8.0f %5.2f %18s %6.0f | %8.0f %5.2f |", name.c_str(), static_cast<long long>(rows),
                 matrix_bytes / 1e6, b1, b1 / ceiling, Batch1Target(type, ceiling).c_str(), PeerGbps(type), b8,
                 b8 / ceiling);
     for (double gbps : moe) std::printf(" %8.0f %5.2f |", gbps, gbps / ceiling);
-    std::printf(" %8.0f %5.2f | %9.1f\n", expand, expand / ceiling, gemm_tflops);
+    std::printf(" %8.0f %5.2f | %9.1f\n", expand, expand / ceiling, gemm);
     std::fflush(stdout);
   }
   return 0;

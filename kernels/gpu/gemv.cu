@@ -420,6 +420,27 @@ constexpr Q8Layout kDp4aGemvLayout = kNibblePairGemv<T>     ? Q8Layout::kNibbleP
                                      : kSubBlockPairGemv<T> ? Q8Layout::kSubBlockPairs
                                                             : Q8Layout::kRows;
 
+#if !defined(VT_HIP)
+// Whether F16's or BF16's batch 1 runs on the 16-bit float tensor-core
+// kernel rather than FloatRows: where FloatRows' blocks leave the device
+// short, fewer than kFloatMmaBatchOneWaves of the blocks it holds at once,
+// or a second wave of fewer than kFloatMmaBatchOneTail of them (its
+// per-warp loads then wait on memory with few warps to cover them, and the
+// tensor-core kernel splits k over clusters instead).
+template <GgmlType T>
+bool FloatMmaAtBatchOne(const GemvParams& p) {
+  int64_t resident = 0;
+  if (ResidentBlocks<GemvKernel<T, kGemvRowsAtBatchOne<T>, 1, false>, kThreads>(resident) != cudaSuccess) {
+    (void)cudaGetLastError();  // a failed query leaves FloatRows, and no error behind
+    return false;
+  }
+  const int64_t rows_per_block = static_cast<int64_t>(kGemvRowsAtBatchOne<T>) * kWarpsPerBlock;
+  const int64_t blocks = (p.rows + rows_per_block - 1) / rows_per_block;
+  const double waves = static_cast<double>(blocks) / static_cast<double>(resident);
+  return waves < kFloatMmaBatchOneWaves || (waves > 1.0 && waves < 1.0 + kFloatMmaBatchOneTail);
+}
+#endif
+
 // How an expert GEMV's inputs came about (ExpertGemvArgs' ids_settled and
 // x_quantized); a plain GEMV takes the defaults.
 struct ExpertInputs {
@@ -481,7 +502,7 @@ LaunchStatus LaunchGemv(GemvParams p, int activations, int slots, void* workspac
   }
 #if !defined(VT_HIP)
   if constexpr (T == GgmlType::kF16 || T == GgmlType::kBF16) {
-    if (p.ids == nullptr && p.batch >= kFloatMmaMinBatch) {
+    if (p.ids == nullptr && (p.batch >= kFloatMmaMinBatch || FloatMmaAtBatchOne<T>(p))) {
       if (const cudaError_t launched = LaunchFloatMmaGemv<T>(p, stream); launched != cudaSuccess) {
         return {std::string(entry) + ": launch failed: " + cudaGetErrorString(launched)};
       }

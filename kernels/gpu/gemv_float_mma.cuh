@@ -6,11 +6,17 @@
 // A block owns kFloatMmaTiles tiles of 16 rows (kFloatGemmRowTiles in the
 // GEMM); its kFloatMmaWarps warps split k between them, chunk by chunk of
 // 32 values (warp w takes chunks w, w + kFloatMmaWarps, ...), and add
-// their sums through shared memory at the end. Thread (g, t) of a warp
-// (lane 4 g + t) loads values 8 t .. 8 t + 7 of a chunk of rows g and g + 8
-// of each tile, one 16-byte load per row, and the same eight values of
-// activation g of each column tile (activations past the batch read as
-// zero). A dot product does not care in which order k is summed, so those
+// their sums through shared memory at the end. Where the tiles are too few
+// to fill the device (a 4096-row matrix has 256), a cluster of 2 to 8
+// blocks owns them instead: each block takes its own run of k's chunks, and
+// the blocks add their sums through each other's shared memory (Hopper's
+// distributed shared memory), so y is still written once, in a fixed
+// order (FloatMmaSplit chooses the cluster).
+//
+// Thread (g, t) of a warp (lane 4 g + t) loads values 8 t .. 8 t + 7 of a
+// chunk of rows g and g + 8 of each tile, one 16-byte load per row, and the
+// same eight values of activation g of each column tile (activations past
+// the batch read as zero). A dot product does not care in which order k is summed, so those
 // eight values fill the thread's k slots of two mma.m16n8k16 as they lie:
 // words 0 and 1 the first mma's a0 / a2 (b0 / b1), words 2 and 3 the
 // second's. No shuffles, and the weights go from the load into the mma.
@@ -31,13 +37,22 @@
 #include "gemv_params.cuh"
 
 #if !defined(VT_HIP)
+#include <cooperative_groups.h>
 #include <cuda_bf16.h>
+
+#include "resident_blocks.cuh"
 
 namespace vt::gpu {
 
 // The smallest batch that runs here: FloatRows measured faster at batch 1
-// and slower from batch 2 (but for F16's batch 2 at k = 16384).
+// and slower from batch 2. Batch 1 runs here too where FloatRows' blocks
+// fill less than kFloatMmaBatchOneWaves of a wave of the device, or a
+// second wave of less than kFloatMmaBatchOneTail of one (gemv.cu's
+// FloatMmaAtBatchOne): there this kernel measured faster, and elsewhere
+// slower.
 constexpr int kFloatMmaMinBatch = 2;
+constexpr double kFloatMmaBatchOneWaves = 1.0 / 3.0;
+constexpr double kFloatMmaBatchOneTail = 0.25;
 // Warps a block, splitting k: 4, where 8 measured slower.
 constexpr int kFloatMmaWarps = 4;
 // Tiles of 16 rows a block (each warp multiplies all of them): 1, where 2
@@ -52,6 +67,53 @@ constexpr int kFloatGemmColumnTiles = 4;
 // Tiles of 16 rows a GEMM block owns: 2, where 1 measured slower (BF16
 // much, F16 a little) and 4 slower.
 constexpr int kFloatGemmRowTiles = 2;
+// The most blocks a cluster that splits k holds (the portable limit), and
+// the fewest chunks each warp of such a cluster keeps.
+constexpr int kFloatMmaMaxSplit = 8;
+constexpr int kFloatMmaMinWarpChunks = 2 * kFloatMmaUnroll;
+// Resident blocks a SM the kernels that split k ask the compiler to leave
+// room for, as their whole kernels fit: 5 for the GEMV's, which F16's did
+// not unbounded (98 registers, so 4 blocks; bounded it reloads one spilled
+// value per kFloatMmaUnroll chunks), and 4 for the GEMM's, which F16's did
+// not either (130 registers, so 3 blocks).
+constexpr int kFloatMmaSplitMinBlocks = 5;
+constexpr int kFloatGemmSplitMinBlocks = 4;
+
+// This block's cluster: its blocks, this block's rank among them and the
+// cluster's index along x; without kClustered (or before sm_90) a cluster of
+// this block alone.
+struct ClusterPlace {
+  int blocks, rank, index;
+};
+template <bool kClustered>
+__device__ __forceinline__ ClusterPlace ThisClusterPlace() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  if constexpr (kClustered) {
+    uint32_t blocks, rank, index;
+    asm("mov.u32 %0, %%cluster_nctarank;\n" : "=r"(blocks));
+    asm("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(rank));
+    asm("mov.u32 %0, %%clusterid.x;\n" : "=r"(index));
+    return {static_cast<int>(blocks), static_cast<int>(rank), static_cast<int>(index)};
+  }
+#endif
+  return {1, 0, static_cast<int>(blockIdx.x)};
+}
+// Waits until every thread of the cluster's blocks has arrived here (with
+// their shared memory writes before it visible to all of them).
+__device__ __forceinline__ void SyncCluster() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  cooperative_groups::this_cluster().sync();
+#endif
+}
+// `shared` (a __shared__ variable's address) in block `rank` of the cluster.
+__device__ __forceinline__ const float* InClusterBlock(const float* shared, int rank) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  return cooperative_groups::this_cluster().map_shared_rank(shared, rank);
+#else
+  (void)rank;
+  return shared;
+#endif
+}
 
 // D += A * B over 16-bit floats, float accumulate; fragments as the file's
 // header describes.
@@ -174,16 +236,27 @@ __device__ __forceinline__ void ChunkProducts(const uint4 (&w)[kTiles][2], float
 
 // y for kTiles tiles of 16 rows times kColumnTiles tiles of 8
 // activations (p.batch at most 8 kColumnTiles; those past it read as zero
-// and are not written).
-template <GgmlType T, int kColumnTiles, int kTiles>
-__global__ void __launch_bounds__(kFloatMmaWarps* kWarpSize) FloatMmaGemvKernel(GemvParams p) {
+// and are not written), by one block, or with kSplitK by a cluster of
+// consecutive blocks along x (the tiles of the cluster's index). Without
+// kSplitK the kernel carries none of the split's registers.
+template <GgmlType T, int kColumnTiles, int kTiles, bool kSplitK>
+__global__ void __launch_bounds__(kFloatMmaWarps* kWarpSize,
+                                  !kSplitK            ? 0
+                                  : kColumnTiles == 1 ? kFloatMmaSplitMinBlocks
+                                                      : kFloatGemmSplitMinBlocks)
+    FloatMmaGemvKernel(GemvParams p) {
   // The activations of several column tiles take the registers the GEMV
   // spends on loads ahead.
   constexpr int kUnroll = kColumnTiles == 1 ? kFloatMmaUnroll : 1;
+  constexpr int kThreads = kFloatMmaWarps * kWarpSize;
   const int warp = static_cast<int>(threadIdx.x / kWarpSize);
   const int lane = static_cast<int>(threadIdx.x % kWarpSize);
   const int g = lane / 4, t = lane % 4;
-  const int row0 = static_cast<int>(blockIdx.x) * kTiles * 16;
+  const ClusterPlace cluster = ThisClusterPlace<kSplitK>();
+  const int row0 = cluster.index * kTiles * 16;
+  // This block's run of chunks (all of them without a cluster).
+  const int begin = static_cast<int>(static_cast<int64_t>(p.chunks) * cluster.rank / cluster.blocks);
+  const int end = static_cast<int>(static_cast<int64_t>(p.chunks) * (cluster.rank + 1) / cluster.blocks);
   // This thread's 16 bytes of chunk 0 of rows g and g + 8 of each tile.
   const uint8_t* rows[kTiles][2];
 #pragma unroll
@@ -204,13 +277,13 @@ __global__ void __launch_bounds__(kFloatMmaWarps* kWarpSize) FloatMmaGemvKernel(
   }
   float acc[kColumnTiles][kTiles][4] = {};
   WaitForPreviousKernel();  // the activations are written
-  for (int first = warp; first < p.chunks; first += kFloatMmaWarps * kUnroll) {
+  for (int first = begin + warp; first < end; first += kFloatMmaWarps * kUnroll) {
     uint4 w[kUnroll][kTiles][2];
     float v[kUnroll][kColumnTiles][8];
 #pragma unroll
     for (int u = 0; u < kUnroll; ++u) {
       const int ch = first + u * kFloatMmaWarps;
-      if (ch >= p.chunks) break;
+      if (ch >= end) break;
 #pragma unroll
       for (int m = 0; m < kTiles; ++m) {
 #pragma unroll
@@ -227,13 +300,13 @@ __global__ void __launch_bounds__(kFloatMmaWarps* kWarpSize) FloatMmaGemvKernel(
     }
 #pragma unroll
     for (int u = 0; u < kUnroll; ++u) {
-      if (first + u * kFloatMmaWarps >= p.chunks) break;
+      if (first + u * kFloatMmaWarps >= end) break;
 #pragma unroll
       for (int n = 0; n < kColumnTiles; ++n) ChunkProducts<T>(w[u], v[u][n], x[n] != nullptr, acc[n]);
     }
   }
-  // The warps' sums of each (column tile, row tile, place, lane), added and
-  // written.
+  // The warps' sums of each (column tile, row tile, place, lane), added
+  // over the cluster's blocks and written, each block writing its share.
   constexpr int kSums = kColumnTiles * kTiles * 4 * kWarpSize;
   __shared__ float sums[kFloatMmaWarps][kSums];
 #pragma unroll
@@ -245,26 +318,68 @@ __global__ void __launch_bounds__(kFloatMmaWarps* kWarpSize) FloatMmaGemvKernel(
     }
   }
   __syncthreads();
-  for (int i = static_cast<int>(threadIdx.x); i < kSums; i += kFloatMmaWarps * kWarpSize) {
+  if (kSplitK) SyncCluster();
+  for (int i = static_cast<int>(threadIdx.x) + cluster.rank * kThreads; i < kSums; i += cluster.blocks * kThreads) {
     const int l = i % kWarpSize, j = i / kWarpSize % 4, m = i / (4 * kWarpSize) % kTiles;
     const int n = i / (4 * kWarpSize * kTiles);
     const int row = row0 + 16 * m + l / 4 + 8 * (j / 2);
     const int b = 8 * n + 2 * (l % 4) + j % 2;
     float sum = 0.0f;
+    if (!kSplitK) {
 #pragma unroll
-    for (int w = 0; w < kFloatMmaWarps; ++w) sum += sums[w][i];
+      for (int w = 0; w < kFloatMmaWarps; ++w) sum += sums[w][i];
+    } else {
+      for (int r = 0; r < cluster.blocks; ++r) {
+        const float* block_sums = InClusterBlock(&sums[0][0], r);
+#pragma unroll
+        for (int w = 0; w < kFloatMmaWarps; ++w) sum += block_sums[w * kSums + i];
+      }
+    }
     if (row < p.rows && b < p.batch) p.y[static_cast<int64_t>(b) * p.rows + row] = sum;
   }
+  // No block leaves (taking its shared memory) while another reads its sums.
+  if (kSplitK) SyncCluster();
+}
+
+// The blocks of the cluster that owns each block's tiles of p's rows
+// (`blocks` blocks without clusters): 1 where the device holds that many
+// blocks of kWhole at once or fewer, else the largest power of two up to
+// kFloatMmaMaxSplit for which the device holds `blocks` clusters of kSplit
+// at once and each warp keeps kFloatMmaMinWarpChunks chunks.
+template <auto kWhole, auto kSplit>
+cudaError_t FloatMmaSplit(const GemvParams& p, int64_t blocks, int& split) {
+  constexpr int kThreads = kFloatMmaWarps * kWarpSize;
+  split = 1;
+  bool clusters = false;
+  int64_t resident = 0;
+  if (const cudaError_t error = LaunchesClusters(clusters); error != cudaSuccess || !clusters) return error;
+  if (const cudaError_t error = ResidentBlocks<kWhole, kThreads>(resident); error != cudaSuccess) return error;
+  if (blocks >= resident) return cudaSuccess;
+  for (int size = 2; size <= kFloatMmaMaxSplit; size *= 2) {
+    if (p.chunks < size * kFloatMmaWarps * kFloatMmaMinWarpChunks) break;
+    int64_t fit = 0;
+    if (const cudaError_t error = ResidentClusters<kSplit, kThreads>(size, fit); error != cudaSuccess) return error;
+    if (blocks > fit) break;
+    split = size;
+  }
+  return cudaSuccess;
 }
 
 // Launches FloatMmaGemvKernel<T> over p (a plain GEMV of 2 to 8 activations
-// or a GEMM pass of up to 8 kColumnTiles).
+// or a GEMM pass of up to 8 kColumnTiles), k split over clusters where
+// FloatMmaSplit says so.
 template <GgmlType T, int kColumnTiles = 1, int kTiles = kFloatMmaTiles>
 cudaError_t LaunchFloatMmaGemv(const GemvParams& p, cudaStream_t stream) {
+  constexpr auto kWhole = FloatMmaGemvKernel<T, kColumnTiles, kTiles, false>;
+  constexpr auto kSplit = FloatMmaGemvKernel<T, kColumnTiles, kTiles, true>;
   constexpr int kRowsPerBlock = kTiles * 16;
-  const dim3 grid(static_cast<unsigned>((p.rows + kRowsPerBlock - 1) / kRowsPerBlock));
-  return LaunchAfterPrevious(FloatMmaGemvKernel<T, kColumnTiles, kTiles>, grid, dim3(kFloatMmaWarps * kWarpSize),
-                             stream, p);
+  const dim3 block(kFloatMmaWarps * kWarpSize);
+  const int64_t blocks = (static_cast<int64_t>(p.rows) + kRowsPerBlock - 1) / kRowsPerBlock;
+  int split = 1;
+  if (const cudaError_t error = FloatMmaSplit<kWhole, kSplit>(p, blocks, split); error != cudaSuccess) return error;
+  if (split == 1) return LaunchAfterPrevious(kWhole, dim3(static_cast<unsigned>(blocks)), block, stream, p);
+  return LaunchClustersAfterPrevious(kSplit, dim3(static_cast<unsigned>(blocks * split)), block,
+                                     static_cast<unsigned>(split), stream, p);
 }
 
 }  // namespace vt::gpu

@@ -24,11 +24,10 @@
 // docs/GPU_TUNING.md has the runs.
 #pragma once
 
-#include <atomic>
-
 #include "frag_decoders.cuh"
 #include "gemv_params.cuh"
 #include "gemv_tensor_core_tuning.cuh"
+#include "resident_blocks.cuh"
 #include "span_stage.cuh"
 #include "vt/kernels/gpu/kernels.h"
 
@@ -632,28 +631,6 @@ __global__ void __launch_bounds__(kTensorCoreThreads, kTiles == 1 ? kTensorCoreM
   }
 }
 
-// How many blocks of TensorCoreGemvKernel<T, kTiles> fit on the current
-// device at once (SMs x blocks per SM). Asked of the runtime once per
-// device, not on every launch of a decode loop.
-template <GgmlType T, int kTiles, bool kRowsAligned, bool kExpert>
-cudaError_t ResidentBlocks(int64_t& resident) {
-  constexpr int kCachedDevices = 64;
-  static std::atomic<int64_t> known[kCachedDevices] = {};  // 0: not asked yet
-  int device = 0, sms = 0, per_sm = 0;
-  cudaError_t error = cudaGetDevice(&device);
-  if (error != cudaSuccess) return error;
-  if (device < kCachedDevices && (resident = known[device].load(std::memory_order_relaxed)) > 0) return cudaSuccess;
-  error = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-  if (error == cudaSuccess) {
-    error = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &per_sm, TensorCoreGemvKernel<T, kTiles, kRowsAligned, kExpert>, kTensorCoreThreads, 0);
-  }
-  if (error != cudaSuccess) return error;
-  resident = static_cast<int64_t>(sms) * (per_sm > 0 ? per_sm : 1);
-  if (device < kCachedDevices) known[device].store(resident, std::memory_order_relaxed);
-  return cudaSuccess;
-}
-
 // Whether every row of p's weights starts at a 4-byte boundary.
 inline bool RowsStartAligned(const GemvParams& p) {
   return (reinterpret_cast<uintptr_t>(p.weights) | static_cast<uintptr_t>(p.row_bytes)) % 4 == 0;
@@ -666,7 +643,9 @@ inline bool RowsStartAligned(const GemvParams& p) {
 template <GgmlType T, int kTiles, bool kRowsAligned, bool kExpert>
 cudaError_t LaunchTensorCoreKernel(const GemvParams& p, int slots, cudaStream_t stream) {
   int64_t resident = 0;
-  if (const cudaError_t error = (ResidentBlocks<T, kTiles, kRowsAligned, kExpert>(resident)); error != cudaSuccess) {
+  if (const cudaError_t error =
+          ResidentBlocks<TensorCoreGemvKernel<T, kTiles, kRowsAligned, kExpert>, kTensorCoreThreads>(resident);
+      error != cudaSuccess) {
     return error;
   }
   resident = resident / slots > 0 ? resident / slots : 1;

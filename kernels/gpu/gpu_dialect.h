@@ -95,6 +95,32 @@ __device__ __forceinline__ void StartDependentKernel() {
 #endif
 }
 
+#if !defined(VT_HIP)
+// LaunchAfterPrevious (below) with the grid's blocks in clusters of
+// `cluster_blocks` consecutive blocks along x (Hopper's thread block
+// clusters; grid.x must be a multiple of it). 1: no clusters, which is the
+// only size a device before compute capability 9.0 takes.
+template <class... Params, class... Args>
+cudaError_t LaunchClustersAfterPrevious(void (*kernel)(Params...), dim3 grid, dim3 block, unsigned cluster_blocks,
+                                        cudaStream_t stream, Args&&... args) {
+  cudaLaunchConfig_t config{};
+  config.gridDim = grid;
+  config.blockDim = block;
+  config.dynamicSmemBytes = 0;
+  config.stream = stream;
+  cudaLaunchAttribute attributes[2]{};
+  attributes[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attributes[0].val.programmaticStreamSerializationAllowed = 1;
+  attributes[1].id = cudaLaunchAttributeClusterDimension;
+  attributes[1].val.clusterDim.x = cluster_blocks;
+  attributes[1].val.clusterDim.y = 1;
+  attributes[1].val.clusterDim.z = 1;
+  config.attrs = attributes;
+  config.numAttrs = cluster_blocks > 1 ? 2 : 1;
+  return cudaLaunchKernelEx(&config, kernel, static_cast<Params>(args)...);
+}
+#endif
+
 // Launches kernel<<<grid, block, 0, stream>>>(args...), allowed to overlap
 // the end of the kernel before it in the stream (see WaitForPreviousKernel).
 template <class... Params, class... Args>
@@ -104,17 +130,7 @@ cudaError_t LaunchAfterPrevious(void (*kernel)(Params...), dim3 grid, dim3 block
   kernel<<<grid, block, 0, stream>>>(static_cast<Params>(args)...);
   return hipGetLastError();
 #else
-  cudaLaunchConfig_t config{};
-  config.gridDim = grid;
-  config.blockDim = block;
-  config.dynamicSmemBytes = 0;
-  config.stream = stream;
-  cudaLaunchAttribute overlap{};
-  overlap.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  overlap.val.programmaticStreamSerializationAllowed = 1;
-  config.attrs = &overlap;
-  config.numAttrs = 1;
-  return cudaLaunchKernelEx(&config, kernel, static_cast<Params>(args)...);
+  return LaunchClustersAfterPrevious(kernel, grid, block, 1, stream, static_cast<Args&&>(args)...);
 #endif
 }
 

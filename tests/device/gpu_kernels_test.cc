@@ -622,6 +622,30 @@ TEST_CASE("GEMM matches the CPU kernels' dequantized product, every decoded type
   }
 }
 
+// Tiles of rows too few to fill the device: on CUDA the F16 and BF16 GEMV
+// (batch 2-8, and batch 1 where FloatRows would leave the device short)
+// and GEMM split k over clusters of 2 to 8 blocks, each block a run of
+// chunks, and add the blocks' sums. On an H200 these shapes take clusters
+// of 8 (263 chunks: runs of 32 and 33), 2 (64 chunks; and 4096 rows of
+// them) and none (24 chunks), the GEMM 8; the other tests' shapes 1, 2 or
+// 4. Batch 1 of 6437 rows stays on FloatRows there (the other tests' batch
+// 1 shapes do not).
+TEST_CASE("GEMV and GEMM of the 16-bit floats over few tiles of rows and a long k", "[gpu][gemv][gemm]") {
+  const uint64_t seed = FreshSeed();
+  INFO("seed " << seed);
+  std::mt19937_64 rng(seed);
+  for (GgmlType type : {GgmlType::kF16, GgmlType::kBF16}) {
+    CheckGemv(type, {6437, 32, 1}, rng);
+    for (int batch = 1; batch <= gpu::kMaxGemvBatch; ++batch) {
+      CheckGemv(type, {45, 263, batch}, rng);
+      CheckGemv(type, {45, 64, batch}, rng);
+      CheckGemv(type, {45, 24, batch}, rng);
+    }
+    CheckGemv(type, {4096, 64, 4}, rng);
+    CheckGemm(type, 43, 263, rng);
+  }
+}
+
 // ggml's goldens: `<type>.q` expanded must give `<type>.deq` rounded to
 // BF16; the GEMV of `<type>.q` with `x` must meet `<type>.refdot`.
 TEST_CASE("the GPU kernels reproduce ggml's .deq and .refdot goldens", "[gpu][oracle]") {

@@ -46,14 +46,18 @@ struct MatmulArgs {
 // Decode, batch 1-8: the weights are read once for the whole batch. Block
 // types (kIntegerGemvTypes) quantize x to int8 per 32 values first (into
 // `workspace`; per block on the tensor cores for kBlockScaledGemvTypes);
-// F32, F16 and BF16 read x as floats; on CUDA F16 and BF16 from batch 2 run
-// on 16-bit float tensor cores, each activation split into two values of
-// the weights' type so that the result keeps float accuracy (F16's scaled
-// by a power of two per 32 values, so any finite x fits its range). On
-// CUDA every block type runs on int8
-// tensor cores from a batch chosen per type (1 for TQ1_0, TQ2_0, Q1_0,
-// Q2_0, Q2_K and Q3_K, else 2 to 5), adding partial row sums into y
-// atomically: there y's last bits may differ between runs.
+// F32, F16 and BF16 read x as floats. On CUDA, F16 and BF16 from batch 2
+// run on 16-bit float tensor cores (batch 1 too, where their rows fill
+// under a third of a wave of the plain kernel's blocks, or 1 to 1.25
+// waves), each activation split into two values of the weights' type so
+// that the result keeps float accuracy (F16's scaled by a power of two per
+// 32 values, so any finite x fits its range); where their rows are too few
+// to fill the device (a 4096-row matrix), clusters of 2-8 blocks split k
+// and add their sums in a fixed order, so y is the same from run to run.
+// On CUDA every block type runs on int8 tensor cores from a batch chosen
+// per type (1 for TQ1_0, TQ2_0, Q1_0, Q2_0, Q2_K and Q3_K, else 2 to 5),
+// adding partial row sums into y atomically: there y's last bits may differ
+// between runs.
 using GemvArgs = MatmulArgs;
 
 // Prefill, any batch (GEMV serves 1-8 better). On CUDA the types of
@@ -62,8 +66,8 @@ using GemvArgs = MatmulArgs;
 // quantized to int8 per 32 values, each decoded weight chunk multiplied
 // with all of the pass's activations on int8 tensor cores, partial sums
 // added into y atomically (y's last bits may differ between runs). F16 and
-// BF16 on CUDA run the GEMV's 16-bit float tensor-core kernel, one pass
-// over the weights per 32 activations. The
+// BF16 on CUDA run the GEMV's 16-bit float tensor-core kernel (k split
+// over clusters as there), one pass over the weights per 32 activations. The
 // other types, and every type built as HIP, decode weight tiles to floats
 // in shared memory and multiply them on tensor cores in TF32 (10-bit
 // mantissa inputs, float accumulation) or, on HIP, with FMAs. Block types
