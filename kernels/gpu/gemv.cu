@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "block_decode_int.cuh"
+#include "cluster_split.cuh"
 #include "gemv_float_mma.cuh"
 #include "gemv_params.cuh"
 #include "gemv_tensor_core.cuh"
@@ -52,6 +53,31 @@ __device__ void WriteRows(const GemvParams& p, int row0, float (&acc)[R][N]) {
       }
     }
   }
+}
+
+// WriteRows for a cluster that splits k (one activation, the plain GEMV):
+// each warp's sums go to its block's shared memory, and after the cluster's
+// sync the first of them adds its blocks' sums of each row and writes y.
+template <int R, int N>
+__device__ void WriteClusterRows(const GemvParams& p, const ClusterPlace& cluster, float (&acc)[R][N]) {
+  static_assert(N == 1, "the plain GEMV of one activation");
+  constexpr int kSums = kWarpsPerBlock * R;
+  __shared__ float sums[kSums];
+  const int lane = static_cast<int>(threadIdx.x % kWarpSize), warp = static_cast<int>(threadIdx.x / kWarpSize);
+#pragma unroll
+  for (int r = 0; r < R; ++r) {
+    const float sum = WarpSum(acc[r][0]);
+    if (lane == 0) sums[warp * R + r] = sum;
+  }
+  SyncCluster();
+  const int i = static_cast<int>(threadIdx.x);
+  const int row = cluster.index * kSums + i;
+  if (cluster.rank == 0 && i < kSums && row < p.rows) {
+    float sum = 0.0f;
+    for (int b = 0; b < cluster.blocks; ++b) sum += InClusterBlock(sums, b)[i];
+    p.y[row] = sum;
+  }
+  SyncCluster();  // no block leaves (taking its shared memory) while the first reads its sums
 }
 
 // Whether the integer GEMV of T sums each chunk's 32 products as one
@@ -283,18 +309,20 @@ __device__ __forceinline__ void DirectChunk(const GemvParams& p, const uint8_t* 
   }
 }
 
-// Lane l takes chunks l, l + 32, ... Bulk loads are marked streaming for
+// Lane l takes chunks begin + l, begin + l + 32, ... below end (all of k
+// but in a cluster that splits it). Bulk loads are marked streaming for
 // larger batches (the activations then stay in L1) and for the types of
 // kStreamingAtFewRows. kEarly: the first chunk is decoded before the wait
 // for the quantizer.
 template <GgmlType T, int R, bool kEarly, int N>
 __device__ __forceinline__ void DirectRows(const GemvParams& p, const uint8_t* const (&row_begin)[R],
-                                           const uint8_t* limit, float (&acc)[R][N], const void* codebook) {
+                                           const uint8_t* limit, int begin, int end, float (&acc)[R][N],
+                                           const void* codebook) {
   constexpr LoadMode kMode = N > kFewActivations || kStreamingAtFewRows<T> ? LoadMode::kStreaming : LoadMode::kCached;
   const int lane = static_cast<int>(threadIdx.x % kWarpSize);
-  int first = lane;
+  int first = begin + lane;
   if constexpr (kEarly) {
-    if (first < p.chunks) {
+    if (first < end) {
       DirectChunk<T, R, kMode, true>(p, row_begin, limit, first, acc, codebook);
     } else {
       WaitForPreviousKernel();
@@ -306,9 +334,9 @@ __device__ __forceinline__ void DirectRows(const GemvParams& p, const uint8_t* c
   constexpr int kUnroll = kDirectRowsUnroll<T, R, N, kEarly>;
   if constexpr (kUnroll > 1) {
 #pragma unroll kUnroll
-    for (int ch = first; ch < p.chunks; ch += kWarpSize) DirectChunk<T, R, kMode>(p, row_begin, limit, ch, acc, codebook);
+    for (int ch = first; ch < end; ch += kWarpSize) DirectChunk<T, R, kMode>(p, row_begin, limit, ch, acc, codebook);
   } else {
-    for (int ch = first; ch < p.chunks; ch += kWarpSize) DirectChunk<T, R, kMode>(p, row_begin, limit, ch, acc, codebook);
+    for (int ch = first; ch < end; ch += kWarpSize) DirectChunk<T, R, kMode>(p, row_begin, limit, ch, acc, codebook);
   }
 }
 
@@ -317,15 +345,17 @@ __device__ __forceinline__ void DirectRows(const GemvParams& p, const uint8_t* c
 // kEarlyWeightsGemv types):
 // the weights (and expert ids) are read before the wait for the quantizer,
 // which StagedRows / DirectRows then make (kernels.h states what that asks
-// of the caller).
-template <GgmlType T, int R, int N, bool kEarly>
+// of the caller). kSplitK (kClusterSplitGemv types' plain batch 1): a
+// cluster of blocks owns the rows of one, each a run of k (cluster_split.cuh).
+template <GgmlType T, int R, int N, bool kEarly, bool kSplitK = false>
 __global__ void __launch_bounds__(kThreads, (kMinBlocksPerSm<T, N>)) GemvKernel(GemvParams p) {
   // The next launch (on the integer path, the next quantizer) may queue
   // behind this grid's last blocks; it waits for them to finish. The plain
   // floats, whose next launch is another GEMV, measured slower with this.
   if constexpr (kUsesIntegerGemv<T>) StartDependentKernel();
   const int warp = static_cast<int>(threadIdx.x / kWarpSize);
-  const int row0 = (static_cast<int>(blockIdx.x) * kWarpsPerBlock + warp) * R;
+  const ClusterPlace cluster = ThisClusterPlace<kSplitK>();
+  const int row0 = (cluster.index * kWarpsPerBlock + warp) * R;
   // A codebook type's grid, copied into shared memory (by every warp of
   // the block, before any leaves) while the quantizer finishes.
   const void* codebook = nullptr;
@@ -337,7 +367,9 @@ __global__ void __launch_bounds__(kThreads, (kMinBlocksPerSm<T, N>)) GemvKernel(
     __syncthreads();
     codebook = codebook_copy;
   }
-  if (row0 >= p.rows) return;
+  // A cluster's warps all reach its syncs: past the last row they read the
+  // last row's bytes and write nothing.
+  if (!kSplitK && row0 >= p.rows) return;
   float acc[R][N] = {};
   if constexpr (!kEarly) WaitForPreviousKernel();  // the quantized activations (and expert ids) are written
   const uint8_t* w = SlotWeights(p);
@@ -357,10 +389,17 @@ __global__ void __launch_bounds__(kThreads, (kMinBlocksPerSm<T, N>)) GemvKernel(
     FloatRows<T, R>(p, row_begin, acc);
   } else if constexpr (kStagedGemv<T> || (N <= kFewActivations && kStagedAtFewRows<T>)) {
     StagedRows<T, R, kEarly>(p, row_begin, limit, acc, codebook);
+  } else if constexpr (kSplitK) {
+    DirectRows<T, R, kEarly>(p, row_begin, limit, RunStart(p.chunks, cluster.rank, cluster.blocks),
+                             RunStart(p.chunks, cluster.rank + 1, cluster.blocks), acc, codebook);
   } else {
-    DirectRows<T, R, kEarly>(p, row_begin, limit, acc, codebook);
+    DirectRows<T, R, kEarly>(p, row_begin, limit, 0, p.chunks, acc, codebook);
   }
-  WriteRows<R>(p, row0, acc);
+  if constexpr (kSplitK) {
+    WriteClusterRows<R>(p, cluster, acc);
+  } else {
+    WriteRows<R>(p, row0, acc);
+  }
 }
 
 #if !defined(VT_HIP)
@@ -421,23 +460,51 @@ constexpr Q8Layout kDp4aGemvLayout = kNibblePairGemv<T>     ? Q8Layout::kNibbleP
                                                             : Q8Layout::kRows;
 
 #if !defined(VT_HIP)
+// Types whose plain batch-1 GEMV splits k over clusters where its rows are
+// too few to fill the device: those that read their blocks straight from
+// global memory there (DirectRows; the staged ones keep whole rows).
+template <GgmlType T>
+constexpr bool kClusterSplitGemv = kUsesIntegerGemv<T> && !kStagedGemv<T> && !kStagedAtFewRows<T> &&
+                                   !kBatchOneOnTwoActivationKernel<T> && kTensorCoreMinBatch<T> > 1;
+// The fewest chunks a block of such a cluster keeps: two for each lane.
+constexpr int kClusterSplitMinChunks = 2 * kWarpSize;
+
+// Launches T's plain batch-1 GEMV (R rows a warp, kEarly as GemvKernel's)
+// over `blocks` blocks, k split over clusters where ChooseClusterSplit says
+// so.
+template <GgmlType T, int R, bool kEarly>
+cudaError_t LaunchClusterSplitGemv(const GemvParams& p, int64_t blocks, cudaStream_t stream) {
+  constexpr auto kWhole = GemvKernel<T, R, 1, kEarly, false>;
+  constexpr auto kSplit = GemvKernel<T, R, 1, kEarly, true>;
+  const int most = p.chunks / kClusterSplitMinChunks;
+  int split = 1;
+  if (const cudaError_t error = ChooseClusterSplit<kWhole, kSplit, kThreads>(blocks, most, split); error != cudaSuccess) {
+    return error;
+  }
+  if (split == 1) return LaunchAfterPrevious(kWhole, dim3(static_cast<unsigned>(blocks)), dim3(kThreads), stream, p);
+  return LaunchClustersAfterPrevious(kSplit, dim3(static_cast<unsigned>(blocks * split)), dim3(kThreads),
+                                     static_cast<unsigned>(split), stream, p);
+}
+
 // Whether F16's or BF16's batch 1 runs on the 16-bit float tensor-core
-// kernel rather than FloatRows: where FloatRows' blocks leave the device
-// short, fewer than kFloatMmaBatchOneWaves of the blocks it holds at once,
-// or a second wave of fewer than kFloatMmaBatchOneTail of them (its
+// kernel rather than FloatRows (`yes`): where FloatRows' blocks leave the
+// device short, fewer than kFloatMmaBatchOneWaves of the blocks it holds at
+// once, or a second wave of fewer than kFloatMmaBatchOneTail of them (its
 // per-warp loads then wait on memory with few warps to cover them, and the
 // tensor-core kernel splits k over clusters instead).
 template <GgmlType T>
-bool FloatMmaAtBatchOne(const GemvParams& p) {
+cudaError_t FloatMmaAtBatchOne(const GemvParams& p, bool& yes) {
+  yes = false;
   int64_t resident = 0;
-  if (ResidentBlocks<GemvKernel<T, kGemvRowsAtBatchOne<T>, 1, false>, kThreads>(resident) != cudaSuccess) {
-    (void)cudaGetLastError();  // a failed query leaves FloatRows, and no error behind
-    return false;
+  if (const cudaError_t error = ResidentBlocks<GemvKernel<T, kGemvRowsAtBatchOne<T>, 1, false>, kThreads>(resident);
+      error != cudaSuccess) {
+    return error;
   }
   const int64_t rows_per_block = static_cast<int64_t>(kGemvRowsAtBatchOne<T>) * kWarpsPerBlock;
   const int64_t blocks = (p.rows + rows_per_block - 1) / rows_per_block;
   const double waves = static_cast<double>(blocks) / static_cast<double>(resident);
-  return waves < kFloatMmaBatchOneWaves || (waves > 1.0 && waves < 1.0 + kFloatMmaBatchOneTail);
+  yes = waves < kFloatMmaBatchOneWaves || (waves > 1.0 && waves < 1.0 + kFloatMmaBatchOneTail);
+  return cudaSuccess;
 }
 #endif
 
@@ -502,7 +569,13 @@ LaunchStatus LaunchGemv(GemvParams p, int activations, int slots, void* workspac
   }
 #if !defined(VT_HIP)
   if constexpr (T == GgmlType::kF16 || T == GgmlType::kBF16) {
-    if (p.ids == nullptr && (p.batch >= kFloatMmaMinBatch || FloatMmaAtBatchOne<T>(p))) {
+    bool float_mma = p.ids == nullptr && p.batch >= kFloatMmaMinBatch;
+    if (p.ids == nullptr && !float_mma) {
+      if (const cudaError_t error = FloatMmaAtBatchOne<T>(p, float_mma); error != cudaSuccess) {
+        return {std::string(entry) + ": launch failed: " + cudaGetErrorString(error)};
+      }
+    }
+    if (float_mma) {
       if (const cudaError_t launched = LaunchFloatMmaGemv<T>(p, stream); launched != cudaSuccess) {
         return {std::string(entry) + ": launch failed: " + cudaGetErrorString(launched)};
       }
@@ -532,7 +605,18 @@ LaunchStatus LaunchGemv(GemvParams p, int activations, int slots, void* workspac
   } else if (p.batch == kFewActivations) {  // the plain GEMV (an expert GEMV has one activation per slot)
     launched = launch(PlainRows{}, std::integral_constant<int, kFewActivations>{});
   } else if (slots == 1) {  // the plain GEMV (or an expert GEMV of one expert)
-    launched = launch(BatchOneRows{}, BatchOne{});
+    bool through_clusters = false;
+#if !defined(VT_HIP)
+    if constexpr (kClusterSplitGemv<T>) {
+      if (p.ids == nullptr) {
+        constexpr int kRowsPerBlock = BatchOneRows::value * kWarpsPerBlock;
+        const int64_t blocks = (p.rows + kRowsPerBlock - 1) / kRowsPerBlock;
+        launched = LaunchClusterSplitGemv<T, BatchOneRows::value, kEarlyWeightsGemv<T>>(p, blocks, stream);
+        through_clusters = true;
+      }
+    }
+#endif
+    if (!through_clusters) launched = launch(BatchOneRows{}, BatchOne{});
   } else {
     launched = launch(std::integral_constant<int, kExpertGemvRows<T>>{}, BatchOne{});
   }

@@ -11,7 +11,7 @@
 // blocks owns them instead: each block takes its own run of k's chunks, and
 // the blocks add their sums through each other's shared memory (Hopper's
 // distributed shared memory), so y is still written once, in a fixed
-// order (FloatMmaSplit chooses the cluster).
+// order (ChooseClusterSplit chooses the cluster).
 //
 // Thread (g, t) of a warp (lane 4 g + t) loads values 8 t .. 8 t + 7 of a
 // chunk of rows g and g + 8 of each tile, one 16-byte load per row, and the
@@ -37,10 +37,9 @@
 #include "gemv_params.cuh"
 
 #if !defined(VT_HIP)
-#include <cooperative_groups.h>
 #include <cuda_bf16.h>
 
-#include "resident_blocks.cuh"
+#include "cluster_split.cuh"
 
 namespace vt::gpu {
 
@@ -67,9 +66,7 @@ constexpr int kFloatGemmColumnTiles = 4;
 // Tiles of 16 rows a GEMM block owns: 2, where 1 measured slower (BF16
 // much, F16 a little) and 4 slower.
 constexpr int kFloatGemmRowTiles = 2;
-// The most blocks a cluster that splits k holds (the portable limit), and
-// the fewest chunks each warp of such a cluster keeps.
-constexpr int kFloatMmaMaxSplit = 8;
+// The fewest chunks each warp of a cluster that splits k keeps.
 constexpr int kFloatMmaMinWarpChunks = 2 * kFloatMmaUnroll;
 // Resident blocks a SM the kernels that split k ask the compiler to leave
 // room for, as their whole kernels fit: 5 for the GEMV's, which F16's did
@@ -78,42 +75,6 @@ constexpr int kFloatMmaMinWarpChunks = 2 * kFloatMmaUnroll;
 // not either (130 registers, so 3 blocks).
 constexpr int kFloatMmaSplitMinBlocks = 5;
 constexpr int kFloatGemmSplitMinBlocks = 4;
-
-// This block's cluster: its blocks, this block's rank among them and the
-// cluster's index along x; without kClustered (or before sm_90) a cluster of
-// this block alone.
-struct ClusterPlace {
-  int blocks, rank, index;
-};
-template <bool kClustered>
-__device__ __forceinline__ ClusterPlace ThisClusterPlace() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  if constexpr (kClustered) {
-    uint32_t blocks, rank, index;
-    asm("mov.u32 %0, %%cluster_nctarank;\n" : "=r"(blocks));
-    asm("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(rank));
-    asm("mov.u32 %0, %%clusterid.x;\n" : "=r"(index));
-    return {static_cast<int>(blocks), static_cast<int>(rank), static_cast<int>(index)};
-  }
-#endif
-  return {1, 0, static_cast<int>(blockIdx.x)};
-}
-// Waits until every thread of the cluster's blocks has arrived here (with
-// their shared memory writes before it visible to all of them).
-__device__ __forceinline__ void SyncCluster() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  cooperative_groups::this_cluster().sync();
-#endif
-}
-// `shared` (a __shared__ variable's address) in block `rank` of the cluster.
-__device__ __forceinline__ const float* InClusterBlock(const float* shared, int rank) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  return cooperative_groups::this_cluster().map_shared_rank(shared, rank);
-#else
-  (void)rank;
-  return shared;
-#endif
-}
 
 // D += A * B over 16-bit floats, float accumulate; fragments as the file's
 // header describes.
@@ -255,8 +216,8 @@ __global__ void __launch_bounds__(kFloatMmaWarps* kWarpSize,
   const ClusterPlace cluster = ThisClusterPlace<kSplitK>();
   const int row0 = cluster.index * kTiles * 16;
   // This block's run of chunks (all of them without a cluster).
-  const int begin = static_cast<int>(static_cast<int64_t>(p.chunks) * cluster.rank / cluster.blocks);
-  const int end = static_cast<int>(static_cast<int64_t>(p.chunks) * (cluster.rank + 1) / cluster.blocks);
+  const int begin = RunStart(p.chunks, cluster.rank, cluster.blocks);
+  const int end = RunStart(p.chunks, cluster.rank + 1, cluster.blocks);
   // This thread's 16 bytes of chunk 0 of rows g and g + 8 of each tile.
   const uint8_t* rows[kTiles][2];
 #pragma unroll
@@ -341,33 +302,9 @@ __global__ void __launch_bounds__(kFloatMmaWarps* kWarpSize,
   if (kSplitK) SyncCluster();
 }
 
-// The blocks of the cluster that owns each block's tiles of p's rows
-// (`blocks` blocks without clusters): 1 where the device holds that many
-// blocks of kWhole at once or fewer, else the largest power of two up to
-// kFloatMmaMaxSplit for which the device holds `blocks` clusters of kSplit
-// at once and each warp keeps kFloatMmaMinWarpChunks chunks.
-template <auto kWhole, auto kSplit>
-cudaError_t FloatMmaSplit(const GemvParams& p, int64_t blocks, int& split) {
-  constexpr int kThreads = kFloatMmaWarps * kWarpSize;
-  split = 1;
-  bool clusters = false;
-  int64_t resident = 0;
-  if (const cudaError_t error = LaunchesClusters(clusters); error != cudaSuccess || !clusters) return error;
-  if (const cudaError_t error = ResidentBlocks<kWhole, kThreads>(resident); error != cudaSuccess) return error;
-  if (blocks >= resident) return cudaSuccess;
-  for (int size = 2; size <= kFloatMmaMaxSplit; size *= 2) {
-    if (p.chunks < size * kFloatMmaWarps * kFloatMmaMinWarpChunks) break;
-    int64_t fit = 0;
-    if (const cudaError_t error = ResidentClusters<kSplit, kThreads>(size, fit); error != cudaSuccess) return error;
-    if (blocks > fit) break;
-    split = size;
-  }
-  return cudaSuccess;
-}
-
 // Launches FloatMmaGemvKernel<T> over p (a plain GEMV of 2 to 8 activations
 // or a GEMM pass of up to 8 kColumnTiles), k split over clusters where
-// FloatMmaSplit says so.
+// ChooseClusterSplit says so.
 template <GgmlType T, int kColumnTiles = 1, int kTiles = kFloatMmaTiles>
 cudaError_t LaunchFloatMmaGemv(const GemvParams& p, cudaStream_t stream) {
   constexpr auto kWhole = FloatMmaGemvKernel<T, kColumnTiles, kTiles, false>;
@@ -375,8 +312,13 @@ cudaError_t LaunchFloatMmaGemv(const GemvParams& p, cudaStream_t stream) {
   constexpr int kRowsPerBlock = kTiles * 16;
   const dim3 block(kFloatMmaWarps * kWarpSize);
   const int64_t blocks = (static_cast<int64_t>(p.rows) + kRowsPerBlock - 1) / kRowsPerBlock;
+  // Each warp keeps kFloatMmaMinWarpChunks chunks or more.
+  const int most = p.chunks / (kFloatMmaWarps * kFloatMmaMinWarpChunks);
   int split = 1;
-  if (const cudaError_t error = FloatMmaSplit<kWhole, kSplit>(p, blocks, split); error != cudaSuccess) return error;
+  if (const cudaError_t error = ChooseClusterSplit<kWhole, kSplit, kFloatMmaWarps * kWarpSize>(blocks, most, split);
+      error != cudaSuccess) {
+    return error;
+  }
   if (split == 1) return LaunchAfterPrevious(kWhole, dim3(static_cast<unsigned>(blocks)), block, stream, p);
   return LaunchClustersAfterPrevious(kSplit, dim3(static_cast<unsigned>(blocks * split)), block,
                                      static_cast<unsigned>(split), stream, p);

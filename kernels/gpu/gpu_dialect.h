@@ -96,6 +96,17 @@ __device__ __forceinline__ void StartDependentKernel() {
 }
 
 #if !defined(VT_HIP)
+// The launch attribute that puts a grid's blocks in clusters of `blocks`
+// consecutive blocks along x (Hopper's thread block clusters).
+inline cudaLaunchAttribute ClusterOf(unsigned blocks) {
+  cudaLaunchAttribute attribute{};
+  attribute.id = cudaLaunchAttributeClusterDimension;
+  attribute.val.clusterDim.x = blocks;
+  attribute.val.clusterDim.y = 1;
+  attribute.val.clusterDim.z = 1;
+  return attribute;
+}
+
 // LaunchAfterPrevious (below) with the grid's blocks in clusters of
 // `cluster_blocks` consecutive blocks along x (Hopper's thread block
 // clusters; grid.x must be a multiple of it). 1: no clusters, which is the
@@ -111,10 +122,7 @@ cudaError_t LaunchClustersAfterPrevious(void (*kernel)(Params...), dim3 grid, di
   cudaLaunchAttribute attributes[2]{};
   attributes[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
   attributes[0].val.programmaticStreamSerializationAllowed = 1;
-  attributes[1].id = cudaLaunchAttributeClusterDimension;
-  attributes[1].val.clusterDim.x = cluster_blocks;
-  attributes[1].val.clusterDim.y = 1;
-  attributes[1].val.clusterDim.z = 1;
+  attributes[1] = ClusterOf(cluster_blocks);
   config.attrs = attributes;
   config.numAttrs = cluster_blocks > 1 ? 2 : 1;
   return cudaLaunchKernelEx(&config, kernel, static_cast<Params>(args)...);

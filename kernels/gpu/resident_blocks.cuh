@@ -17,22 +17,34 @@ namespace vt::gpu {
 // every launch.
 constexpr int kCachedDevices = 64;
 
+// `value` for the current device: known[device] where a positive answer is
+// kept there, else query(device, value), kept where positive.
+template <class Query>
+cudaError_t AskOncePerDevice(std::atomic<int64_t> (&known)[kCachedDevices], int64_t& value, Query query) {
+  int device = 0;
+  cudaError_t error = cudaGetDevice(&device);
+  if (error != cudaSuccess) return error;
+  if (device < kCachedDevices && (value = known[device].load(std::memory_order_relaxed)) > 0) return cudaSuccess;
+  error = query(device, value);
+  if (error == cudaSuccess && value > 0 && device < kCachedDevices) {
+    known[device].store(value, std::memory_order_relaxed);
+  }
+  return error;
+}
+
 // How many blocks of kKernel, launched with kThreads threads and no dynamic
 // shared memory, fit on the current device at once (SMs x blocks per SM; at
 // least the SM count).
 template <auto kKernel, int kThreads>
 cudaError_t ResidentBlocks(int64_t& resident) {
-  static std::atomic<int64_t> known[kCachedDevices] = {};  // 0: not asked yet
-  int device = 0, sms = 0, per_sm = 0;
-  cudaError_t error = cudaGetDevice(&device);
-  if (error != cudaSuccess) return error;
-  if (device < kCachedDevices && (resident = known[device].load(std::memory_order_relaxed)) > 0) return cudaSuccess;
-  error = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-  if (error == cudaSuccess) error = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kKernel, kThreads, 0);
-  if (error != cudaSuccess) return error;
-  resident = static_cast<int64_t>(sms) * (per_sm > 0 ? per_sm : 1);
-  if (device < kCachedDevices) known[device].store(resident, std::memory_order_relaxed);
-  return cudaSuccess;
+  static std::atomic<int64_t> known[kCachedDevices] = {};
+  return AskOncePerDevice(known, resident, [](int device, int64_t& value) {
+    int sms = 0, per_sm = 0;
+    cudaError_t error = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    if (error == cudaSuccess) error = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kKernel, kThreads, 0);
+    value = static_cast<int64_t>(sms) * (per_sm > 0 ? per_sm : 1);
+    return error;
+  });
 }
 
 // How many clusters of `cluster_blocks` blocks (2, 4 or 8) of kKernel,
@@ -41,47 +53,35 @@ cudaError_t ResidentBlocks(int64_t& resident) {
 // where the SMs of a GPC, which hold a cluster's blocks, leave some over.
 template <auto kKernel, int kThreads>
 cudaError_t ResidentClusters(int cluster_blocks, int64_t& clusters) {
-  static std::atomic<int64_t> known[kCachedDevices][3] = {};  // by log2(cluster_blocks) - 1; 0: not asked yet
-  const int size_index = cluster_blocks == 2 ? 0 : cluster_blocks == 4 ? 1 : 2;
-  int device = 0, count = 0;
-  cudaError_t error = cudaGetDevice(&device);
-  if (error != cudaSuccess) return error;
-  if (device < kCachedDevices && (clusters = known[device][size_index].load(std::memory_order_relaxed)) > 0) {
-    return cudaSuccess;
-  }
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(static_cast<unsigned>(cluster_blocks));
-  config.blockDim = dim3(kThreads);
-  cudaLaunchAttribute cluster{};
-  cluster.id = cudaLaunchAttributeClusterDimension;
-  cluster.val.clusterDim.x = static_cast<unsigned>(cluster_blocks);
-  cluster.val.clusterDim.y = 1;
-  cluster.val.clusterDim.z = 1;
-  config.attrs = &cluster;
-  config.numAttrs = 1;
-  error = cudaOccupancyMaxActiveClusters(&count, reinterpret_cast<const void*>(kKernel), &config);
-  if (error != cudaSuccess) return error;
-  clusters = count;
-  if (device < kCachedDevices && count > 0) known[device][size_index].store(count, std::memory_order_relaxed);
-  return cudaSuccess;
+  static std::atomic<int64_t> known[3][kCachedDevices] = {};  // by cluster size: 2, 4, 8
+  auto query = [cluster_blocks](int, int64_t& value) {
+    cudaLaunchAttribute cluster = ClusterOf(static_cast<unsigned>(cluster_blocks));
+    cudaLaunchConfig_t config{};
+    config.gridDim = dim3(static_cast<unsigned>(cluster_blocks));
+    config.blockDim = dim3(kThreads);
+    config.attrs = &cluster;
+    config.numAttrs = 1;
+    int count = 0;
+    const cudaError_t error = cudaOccupancyMaxActiveClusters(&count, reinterpret_cast<const void*>(kKernel), &config);
+    value = count;
+    return error;
+  };
+  return AskOncePerDevice(known[cluster_blocks == 2 ? 0 : cluster_blocks == 4 ? 1 : 2], clusters, query);
 }
 
 // Whether the current device launches thread block clusters (compute
 // capability 9.0 and later).
 inline cudaError_t LaunchesClusters(bool& clusters) {
-  static std::atomic<int> known[kCachedDevices] = {};  // 0: not asked yet, 1: no, 2: yes
-  int device = 0, value = 0;
-  cudaError_t error = cudaGetDevice(&device);
-  if (error != cudaSuccess) return error;
-  if (device < kCachedDevices && (value = known[device].load(std::memory_order_relaxed)) != 0) {
-    clusters = value == 2;
-    return cudaSuccess;
-  }
-  error = cudaDeviceGetAttribute(&value, cudaDevAttrClusterLaunch, device);
-  if (error != cudaSuccess) return error;
-  clusters = value != 0;
-  if (device < kCachedDevices) known[device].store(clusters ? 2 : 1, std::memory_order_relaxed);
-  return cudaSuccess;
+  static std::atomic<int64_t> known[kCachedDevices] = {};  // 1: no, 2: yes
+  int64_t answer = 0;
+  const cudaError_t error = AskOncePerDevice(known, answer, [](int device, int64_t& value) {
+    int launches = 0;
+    const cudaError_t query = cudaDeviceGetAttribute(&launches, cudaDevAttrClusterLaunch, device);
+    value = launches != 0 ? 2 : 1;
+    return query;
+  });
+  clusters = answer == 2;
+  return error;
 }
 
 }  // namespace vt::gpu

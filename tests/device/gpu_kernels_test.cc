@@ -192,6 +192,23 @@ TEST_CASE("GEMV matches the CPU kernels' dequantized dot, every decoded type, ba
   }
 }
 
+// Few rows of a long k at batch 1: on CUDA the block types that read their
+// blocks straight from global memory there split k over clusters of 2 to 8
+// blocks, each a run of chunks, and add the blocks' sums. On an H200 45
+// and 7 rows of 520 chunks take clusters of 8 (runs of 65 chunks), 4096
+// rows of 128 chunks clusters of 2.
+TEST_CASE("GEMV at batch 1 over few rows and a long k, every decoded type", "[gpu][gemv]") {
+  const uint64_t seed = FreshSeed();
+  INFO("seed " << seed);
+  std::mt19937_64 rng(seed);
+  for (GgmlType type : gpu::kDecodedTypes) {
+    const int64_t block = gpu::KernelBlockValues(type);
+    CheckGemv(type, {45, (16640 + block - 1) / block, 1}, rng);
+    CheckGemv(type, {7, (16640 + block - 1) / block, 1}, rng);
+    CheckGemv(type, {4096, (4096 + block - 1) / block, 1}, rng);
+  }
+}
+
 TEST_CASE("GEMV at batch 8 of activations whose codes all sit at +-127", "[gpu][gemv]") {
   // Runs of 512 values of one magnitude, each activation's sign fixed or
   // alternating by run: every int8 code is +-127, so every sum of 16 codes

@@ -1,0 +1,90 @@
+// Splitting k between the blocks of a thread block cluster (Hopper):
+// where a GEMV's rows are too few to fill the device, a cluster of 2 to 8
+// consecutive blocks along x owns one block's rows, each block a run of k,
+// and the blocks add their sums through each other's shared memory, so y
+// is still written once, in a fixed order. The kernel's side
+// (ThisClusterPlace, SyncCluster, InClusterBlock) and the launch's
+// (ChooseClusterSplit, CUDA only; on HIP, and before sm_90, a block is a
+// cluster of one).
+#pragma once
+
+#include "gpu_dialect.h"
+#include "resident_blocks.cuh"
+
+#if !defined(VT_HIP)
+#include <cooperative_groups.h>
+#endif
+
+namespace vt::gpu {
+
+// This block's cluster: its blocks, this block's rank among them and the
+// cluster's index along x; without kClustered (or before sm_90) a cluster of
+// this block alone.
+struct ClusterPlace {
+  int blocks, rank, index;
+};
+template <bool kClustered>
+__device__ __forceinline__ ClusterPlace ThisClusterPlace() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  if constexpr (kClustered) {
+    uint32_t blocks, rank, index;
+    asm("mov.u32 %0, %%cluster_nctarank;\n" : "=r"(blocks));
+    asm("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(rank));
+    asm("mov.u32 %0, %%clusterid.x;\n" : "=r"(index));
+    return {static_cast<int>(blocks), static_cast<int>(rank), static_cast<int>(index)};
+  }
+#endif
+  return {1, 0, static_cast<int>(blockIdx.x)};
+}
+// Waits until every thread of the cluster's blocks has arrived here (with
+// their shared memory writes before it visible to all of them).
+__device__ __forceinline__ void SyncCluster() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  cooperative_groups::this_cluster().sync();
+#endif
+}
+// `shared` (a __shared__ variable's address) in block `rank` of the cluster.
+__device__ __forceinline__ const float* InClusterBlock(const float* shared, int rank) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  return cooperative_groups::this_cluster().map_shared_rank(shared, rank);
+#else
+  (void)rank;
+  return shared;
+#endif
+}
+
+// The run of `chunks` that block `rank` of `blocks` takes.
+__device__ __forceinline__ int RunStart(int chunks, int rank, int blocks) {
+  return static_cast<int>(static_cast<int64_t>(chunks) * rank / blocks);
+}
+
+#if !defined(VT_HIP)
+
+// The most blocks a cluster that splits k holds (the portable limit).
+constexpr int kMaxClusterSplit = 8;
+
+// The blocks of the cluster that owns each of a launch's `blocks` blocks'
+// rows: 1 where the device holds that many blocks of kWhole (the kernel
+// without clusters) at once or fewer, else the largest power of two up to
+// kMaxClusterSplit and `most` for which the device holds `blocks` clusters
+// of kSplit (its cluster kernel, of kThreads threads) at once.
+template <auto kWhole, auto kSplit, int kThreads>
+cudaError_t ChooseClusterSplit(int64_t blocks, int most, int& split) {
+  split = 1;
+  bool clusters = false;
+  int64_t resident = 0;
+  if (const cudaError_t error = LaunchesClusters(clusters); error != cudaSuccess || !clusters) return error;
+  if (const cudaError_t error = ResidentBlocks<kWhole, kThreads>(resident); error != cudaSuccess) return error;
+  if (blocks >= resident) return cudaSuccess;
+  for (int size = 2; size <= kMaxClusterSplit && size <= most; size *= 2) {
+    int64_t fit = 0;
+    if (const cudaError_t error = ResidentClusters<kSplit, kThreads>(size, fit); error != cudaSuccess) return error;
+    if (blocks > fit) break;
+    split = size;
+  }
+  return cudaSuccess;
+}
+
+#endif
+
+}  // namespace vt::gpu
