@@ -373,7 +373,9 @@ __global__ void __launch_bounds__(kThreads, (kMinBlocksPerSm<T, N>)) GemvKernel(
   float acc[R][N] = {};
   if constexpr (!kEarly) WaitForPreviousKernel();  // the quantized activations (and expert ids) are written
   const uint8_t* w = SlotWeights(p);
-  if (w == nullptr) {
+  // Only an expert's id is ever out of range, and kSplitK serves the plain
+  // GEMV alone: its warps never leave before the cluster's syncs.
+  if (!kSplitK && w == nullptr) {
     // An early kernel may run while the kernels before it still read y.
     if constexpr (kEarly) WaitForPreviousKernel();
 #pragma unroll
