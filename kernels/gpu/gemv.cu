@@ -480,7 +480,8 @@ cudaError_t LaunchClusterSplitGemv(const GemvParams& p, int64_t blocks, cudaStre
   constexpr auto kSplit = GemvKernel<T, R, 1, kEarly, true>;
   const int most = p.chunks / kClusterSplitMinChunks;
   int split = 1;
-  if (const cudaError_t error = ChooseClusterSplit<kWhole, kSplit, kThreads>(blocks, most, split); error != cudaSuccess) {
+  if (const cudaError_t error = ChooseClusterSplit<kWhole, kSplit, kThreads>(blocks, most, split);
+      error != cudaSuccess) {
     return error;
   }
   if (split == 1) return LaunchAfterPrevious(kWhole, dim3(static_cast<unsigned>(blocks)), dim3(kThreads), stream, p);
@@ -571,10 +572,12 @@ LaunchStatus LaunchGemv(GemvParams p, int activations, int slots, void* workspac
   }
 #if !defined(VT_HIP)
   if constexpr (T == GgmlType::kF16 || T == GgmlType::kBF16) {
-    bool float_mma = p.ids == nullptr && p.batch >= kFloatMmaMinBatch;
-    if (p.ids == nullptr && !float_mma) {
+    bool float_mma = false;  // the plain GEMV from kFloatMmaMinBatch, and batch 1 where FloatMmaAtBatchOne says
+    if (p.ids == nullptr && p.batch >= kFloatMmaMinBatch) {
+      float_mma = true;
+    } else if (p.ids == nullptr) {
       if (const cudaError_t error = FloatMmaAtBatchOne<T>(p, float_mma); error != cudaSuccess) {
-        return {std::string(entry) + ": launch failed: " + cudaGetErrorString(error)};
+        return {std::string(entry) + ": device query failed: " + cudaGetErrorString(error)};
       }
     }
     if (float_mma) {
