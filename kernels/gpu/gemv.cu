@@ -224,7 +224,8 @@ __device__ __forceinline__ void FloatRows(const GemvParams& p, const uint8_t* co
 // before the wait for the quantizer.
 template <GgmlType T, int R, bool kEarly, int N>
 __device__ __forceinline__ void StagedRows(const GemvParams& p, const uint8_t* const (&row_begin)[R],
-                                           const uint8_t* limit, float (&acc)[R][N], const void* codebook) {
+                                           const uint8_t* limit, int first_span, int end_span, float (&acc)[R][N],
+                                           const void* codebook) {
   using B = Block<T>;
   constexpr int kChunksPerBlock = B::kValues / 32;
   constexpr int kSpanBytes = kWarpSize / kChunksPerBlock * B::kBytes;
@@ -235,7 +236,6 @@ __device__ __forceinline__ void StagedRows(const GemvParams& p, const uint8_t* c
   __shared__ uint4 staged[kWarpsPerBlock][kAsync ? 2 : 1][R][kStagedVectors];
   const int warp = static_cast<int>(threadIdx.x / kWarpSize);
   const int lane = static_cast<int>(threadIdx.x % kWarpSize);
-  const int spans = (p.chunks + kWarpSize - 1) / kWarpSize;
   auto span_begin = [&](int r, int s) { return row_begin[r] + static_cast<int64_t>(s) * kSpanBytes; };
   uint4 next[R][kAsync ? 1 : kPerLane];
   auto fetch = [&](int s) {  // sets span s on its way
@@ -250,13 +250,13 @@ __device__ __forceinline__ void StagedRows(const GemvParams& p, const uint8_t* c
     }
     if constexpr (kAsync) CommitSpanCopies();
   };
-  fetch(0);
+  fetch(first_span);
   if constexpr (kEarly) WaitForPreviousKernel();
-  for (int s = 0; s < spans; ++s) {
+  for (int s = first_span; s < end_span; ++s) {
     const uint8_t* blocks[R];
     WarpSync();  // the previous span's readers are done
     if constexpr (kAsync) {
-      if (s + 1 < spans) {
+      if (s + 1 < end_span) {
         fetch(s + 1);
         WaitForSpanCopies<1>();
       } else {
@@ -269,7 +269,7 @@ __device__ __forceinline__ void StagedRows(const GemvParams& p, const uint8_t* c
       for (int r = 0; r < R; ++r) blocks[r] = StoreSpan<kPerLane>(span_begin(r, s), next[r], staged[warp][0][r]);
     }
     WarpSync();  // every lane's pieces of span s are in place
-    if (!kAsync && s + 1 < spans) fetch(s + 1);
+    if (!kAsync && s + 1 < end_span) fetch(s + 1);
     const int ch = kWarpSize * s + lane;
     if (ch >= p.chunks) continue;
 #pragma unroll
@@ -390,7 +390,9 @@ __global__ void __launch_bounds__(kThreads, (kMinBlocksPerSm<T, N>)) GemvKernel(
   if constexpr (!kUsesIntegerGemv<T>) {
     FloatRows<T, R>(p, row_begin, acc);
   } else if constexpr (kStagedGemv<T> || (N <= kFewActivations && kStagedAtFewRows<T>)) {
-    StagedRows<T, R, kEarly>(p, row_begin, limit, acc, codebook);
+    const int spans = (p.chunks + kWarpSize - 1) / kWarpSize;
+    StagedRows<T, R, kEarly>(p, row_begin, limit, RunStart(spans, cluster.rank, cluster.blocks),
+                             RunStart(spans, cluster.rank + 1, cluster.blocks), acc, codebook);
   } else if constexpr (kSplitK) {
     DirectRows<T, R, kEarly>(p, row_begin, limit, RunStart(p.chunks, cluster.rank, cluster.blocks),
                              RunStart(p.chunks, cluster.rank + 1, cluster.blocks), acc, codebook);
@@ -464,10 +466,13 @@ constexpr Q8Layout kDp4aGemvLayout = kNibblePairGemv<T>     ? Q8Layout::kNibbleP
 #if !defined(VT_HIP)
 // Types whose plain batch-1 GEMV splits k over clusters where its rows are
 // too few to fill the device: those that read their blocks straight from
-// global memory there (DirectRows; the staged ones keep whole rows).
+// global memory there (DirectRows), and the kStagedClusterSplit ones
+// (StagedRows, each block a run of spans); the other staged ones keep
+// whole rows.
 template <GgmlType T>
-constexpr bool kClusterSplitGemv = kUsesIntegerGemv<T> && !kStagedGemv<T> && !kStagedAtFewRows<T> &&
-                                   !kBatchOneOnTwoActivationKernel<T> && kTensorCoreMinBatch<T> > 1;
+constexpr bool kClusterSplitGemv = kUsesIntegerGemv<T> && (!kStagedGemv<T> || kStagedClusterSplit<T>) &&
+                                   !kStagedAtFewRows<T> && !kBatchOneOnTwoActivationKernel<T> &&
+                                   kTensorCoreMinBatch<T> > 1;
 // The fewest chunks a block of such a cluster keeps: two for each lane.
 constexpr int kClusterSplitMinChunks = 2 * kWarpSize;
 
@@ -487,6 +492,57 @@ cudaError_t LaunchClusterSplitGemv(const GemvParams& p, int64_t blocks, cudaStre
   if (split == 1) return LaunchAfterPrevious(kWhole, dim3(static_cast<unsigned>(blocks)), dim3(kThreads), stream, p);
   return LaunchClustersAfterPrevious(kSplit, dim3(static_cast<unsigned>(blocks * split)), dim3(kThreads),
                                      static_cast<unsigned>(split), stream, p);
+}
+
+// How much of the device a plain batch-1 launch of T at R rows a warp keeps
+// busy (`fill`): from one wave of the blocks it holds at once, its waves
+// over the whole waves they take; under one, its blocks (times the cluster
+// split, for a kClusterSplitGemv type) over those it holds.
+template <GgmlType T, int R>
+cudaError_t BatchOneFill(const GemvParams& p, double& fill) {
+  constexpr auto kWhole = GemvKernel<T, R, 1, kEarlyWeightsGemv<T>, false>;
+  int64_t resident = 0;
+  if (const cudaError_t error = ResidentBlocks<kWhole, kThreads>(resident); error != cudaSuccess) return error;
+  const int64_t blocks = (p.rows + R * kWarpsPerBlock - 1) / (R * kWarpsPerBlock);
+  const double waves = static_cast<double>(blocks) / static_cast<double>(resident);
+  if (waves >= 1.0) {
+    fill = waves / static_cast<double>((blocks + resident - 1) / resident);
+    return cudaSuccess;
+  }
+  int split = 1;
+  if constexpr (kClusterSplitGemv<T>) {
+    constexpr auto kSplit = GemvKernel<T, R, 1, kEarlyWeightsGemv<T>, true>;
+    if (const cudaError_t error =
+            ChooseClusterSplit<kWhole, kSplit, kThreads>(blocks, p.chunks / kClusterSplitMinChunks, split);
+        error != cudaSuccess) {
+      return error;
+    }
+  }
+  fill = waves * split;
+  return cudaSuccess;
+}
+
+// The rows a warp other than kGemvRowsAtBatchOne that a kBatchOneRowsByFill
+// type's batch-1 GEMV may take.
+template <GgmlType T>
+constexpr int kOtherBatchOneRows = kGemvRowsAtBatchOne<T> == 3 ? 2 : 3;
+
+// Whether T's plain batch-1 GEMV takes kOtherBatchOneRows (`other`): for a
+// kBatchOneRowsByFill type, where BatchOneFill says it keeps the device
+// busier by more than a twentieth.
+template <GgmlType T>
+cudaError_t OtherBatchOneRows(const GemvParams& p, bool& other) {
+  other = false;
+  if constexpr (kBatchOneRowsByFill<T>) {
+    double fill = 0.0, fill_other = 0.0;
+    cudaError_t error = BatchOneFill<T, kGemvRowsAtBatchOne<T>>(p, fill);
+    if (error == cudaSuccess) error = BatchOneFill<T, kOtherBatchOneRows<T>>(p, fill_other);
+    other = error == cudaSuccess && fill_other > fill + 0.05;
+    return error;
+  } else {
+    (void)p;
+    return cudaSuccess;
+  }
 }
 
 // Whether F16's or BF16's batch 1 runs on the 16-bit float tensor-core
@@ -609,19 +665,32 @@ LaunchStatus LaunchGemv(GemvParams p, int activations, int slots, void* workspac
     launched = launch(std::integral_constant<int, kManyRows>{}, std::integral_constant<int, kMaxGemvBatch>{});
   } else if (p.batch == kFewActivations) {  // the plain GEMV (an expert GEMV has one activation per slot)
     launched = launch(PlainRows{}, std::integral_constant<int, kFewActivations>{});
-  } else if (slots == 1) {  // the plain GEMV (or an expert GEMV of one expert)
-    bool through_clusters = false;
+  } else if (slots == 1 && p.ids != nullptr) {  // an expert GEMV of one expert
+    launched = launch(BatchOneRows{}, BatchOne{});
+  } else if (slots == 1) {  // the plain GEMV
 #if !defined(VT_HIP)
-    if constexpr (kClusterSplitGemv<T>) {
-      if (p.ids == nullptr) {
-        constexpr int kRowsPerBlock = BatchOneRows::value * kWarpsPerBlock;
-        const int64_t blocks = (p.rows + kRowsPerBlock - 1) / kRowsPerBlock;
-        launched = LaunchClusterSplitGemv<T, BatchOneRows::value, kEarlyWeightsGemv<T>>(p, blocks, stream);
-        through_clusters = true;
+    // R rows a warp, k split over clusters for a kClusterSplitGemv type.
+    auto batch_one = [&](auto rows_per_warp) {
+      constexpr int R = decltype(rows_per_warp)::value;
+      if constexpr (kClusterSplitGemv<T>) {
+        const int64_t blocks = (p.rows + R * kWarpsPerBlock - 1) / (R * kWarpsPerBlock);
+        return LaunchClusterSplitGemv<T, R, kEarlyWeightsGemv<T>>(p, blocks, stream);
+      } else {
+        return launch(rows_per_warp, BatchOne{});
       }
+    };
+    bool other = false;
+    if (const cudaError_t error = OtherBatchOneRows<T>(p, other); error != cudaSuccess) {
+      return {std::string(entry) + ": device query failed: " + cudaGetErrorString(error)};
     }
+    if constexpr (kBatchOneRowsByFill<T>) {
+      launched = other ? batch_one(std::integral_constant<int, kOtherBatchOneRows<T>>{}) : batch_one(BatchOneRows{});
+    } else {
+      launched = batch_one(BatchOneRows{});
+    }
+#else
+    launched = launch(BatchOneRows{}, BatchOne{});
 #endif
-    if (!through_clusters) launched = launch(BatchOneRows{}, BatchOne{});
   } else {
     launched = launch(std::integral_constant<int, kExpertGemvRows<T>>{}, BatchOne{});
   }

@@ -45,6 +45,15 @@ constexpr int kGemvRowsAtFewActivations =
 template <GgmlType T>
 constexpr int kGemvRowsAtBatchOne = T == GgmlType::kQ6_K ? 3 : kGemvRowsAtFewActivations<T>;
 
+// Types whose plain batch-1 GEMV takes whichever of kGemvRowsAtBatchOne
+// and the other of 2 and 3 rows a warp keeps more of the device busy at
+// the call's shape (gemv.cu's BatchOneFill): a grid of 1.3 waves, or of
+// two thirds of one, left SMs idle. Measured faster at a model's shapes
+// for these; Q4_0 and Q8_0 lost at some, the other types were not measured.
+template <GgmlType T>
+constexpr bool kBatchOneRowsByFill = T == GgmlType::kQ4_K || T == GgmlType::kQ5_K || T == GgmlType::kQ6_K ||
+                                     T == GgmlType::kIQ4_XS || T == GgmlType::kMXFP4;
+
 // Rows per warp of the expert GEMV (of more than one expert). 3 where that
 // beat 2; Q4_0 takes 6 with its loop unrolled by two, which fits its 80
 // registers and puts an 8 x 2048-row call in one wave of resident blocks.
@@ -63,6 +72,13 @@ template <GgmlType T>
 constexpr bool kStagedGemv = T == GgmlType::kQ8_0 || T == GgmlType::kQ3_K || T == GgmlType::kQ6_K ||
                              T == GgmlType::kIQ1_S || T == GgmlType::kIQ1_M || T == GgmlType::kIQ2_XS ||
                              T == GgmlType::kIQ2_S || T == GgmlType::kIQ3_XXS || T == GgmlType::kIQ3_S;
+
+// Staged types whose plain batch-1 GEMV splits k over clusters where its
+// rows are too few (gemv.cu's kClusterSplitGemv), as the direct types'
+// does: measured for Q6_K (Q8_0 took no split at the shapes measured; the
+// others were not measured).
+template <GgmlType T>
+constexpr bool kStagedClusterSplit = T == GgmlType::kQ6_K;
 
 // Staged types whose batch 1-2 GEMV copies its spans by cp.async
 // (span_stage.cuh: no registers, no shared stores) instead of through

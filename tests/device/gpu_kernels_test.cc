@@ -193,8 +193,8 @@ TEST_CASE("GEMV matches the CPU kernels' dequantized dot, every decoded type, ba
 }
 
 // Few rows of a long k at batch 1: on CUDA the block types that read their
-// blocks straight from global memory there split k over clusters of 2 to 8
-// blocks, each a run of chunks, and add the blocks' sums. On an H200 45
+// blocks straight from global memory there, and Q6_K, split k over clusters
+// of 2 to 8 blocks, each a run of chunks, and add the blocks' sums. On an H200 45
 // and 7 rows of 520 chunks take clusters of 8 (runs of 65 chunks), 4096
 // rows of 128 chunks clusters of 2.
 TEST_CASE("GEMV at batch 1 over few rows and a long k, every decoded type", "[gpu][gemv]") {
@@ -206,6 +206,22 @@ TEST_CASE("GEMV at batch 1 over few rows and a long k, every decoded type", "[gp
     CheckGemv(type, {45, (16640 + block - 1) / block, 1}, rng);
     CheckGemv(type, {7, (16640 + block - 1) / block, 1}, rng);
     CheckGemv(type, {4096, (4096 + block - 1) / block, 1}, rng);
+  }
+}
+
+// Batch 1 where the device holds two thirds of a wave of 3-row warps' blocks
+// (8192 rows), about one (12288) or 1.3 waves (16384): on CUDA the types
+// that choose their rows a warp by how busy they keep the device take 2
+// rows a warp at 8192 and 16384 rows on an H200, and 3 at 12288.
+TEST_CASE("GEMV at batch 1 at row counts that change its rows a warp", "[gpu][gemv]") {
+  const uint64_t seed = FreshSeed();
+  INFO("seed " << seed);
+  std::mt19937_64 rng(seed);
+  for (GgmlType type : {GgmlType::kQ4_K, GgmlType::kQ5_K, GgmlType::kQ6_K, GgmlType::kIQ4_XS, GgmlType::kMXFP4}) {
+    const int64_t block = gpu::KernelBlockValues(type);
+    for (const int64_t rows : {int64_t{8192}, int64_t{12288}, int64_t{16384}}) {
+      CheckGemv(type, {rows, 2048 / block, 1}, rng);
+    }
   }
 }
 

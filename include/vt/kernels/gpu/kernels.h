@@ -59,8 +59,9 @@ struct MatmulArgs {
 // adding partial row sums into y atomically: there y's last bits may differ
 // between runs. Below that batch, the block types that read their blocks
 // straight from global memory (Q4_0, Q5_0, Q5_1, Q4_K, Q5_K, IQ2_XXS,
-// IQ4_NL, IQ4_XS, MXFP4, NVFP4) split k over clusters at batch 1 where
-// their rows are too few to fill the device, in a fixed order as above.
+// IQ4_NL, IQ4_XS, MXFP4, NVFP4), and Q6_K, split k over clusters at batch
+// 1 where their rows are too few to fill the device, in a fixed order as
+// above.
 using GemvArgs = MatmulArgs;
 
 // Prefill, any batch (GEMV serves 1-8 better). On CUDA the types of
