@@ -209,10 +209,10 @@ TEST_CASE("GEMV at batch 1 over few rows and a long k, every decoded type", "[gp
   }
 }
 
-// Batch 1 where the device holds two thirds of a wave of 3-row warps' blocks
-// (8192 rows), about one (12288) or 1.3 waves (16384): on CUDA the types
-// that choose their rows a warp by how busy they keep the device take 2
-// rows a warp at 8192 and 16384 rows on an H200, and 3 at 12288.
+// Batch 1 at 8192, 12288 and 16384 rows, where a grid of 3-row warps and
+// one of 2-row warps fill the device's waves differently: on CUDA the types
+// that choose their rows a warp by that take 2 rows a warp at one or more
+// of them on an H200 (which, depends on each kernel's blocks a SM).
 TEST_CASE("GEMV at batch 1 at row counts that change its rows a warp", "[gpu][gemv]") {
   const uint64_t seed = FreshSeed();
   INFO("seed " << seed);
