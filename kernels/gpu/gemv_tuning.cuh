@@ -49,10 +49,12 @@ constexpr int kGemvRowsAtBatchOne = T == GgmlType::kQ6_K ? 3 : kGemvRowsAtFewAct
 // and the other of 2 and 3 rows a warp keeps more of the device busy at
 // the call's shape (gemv.cu's BatchOneFill): a grid of 1.3 waves, or of
 // two thirds of one, left SMs idle. Measured faster at a model's shapes
-// for these; Q4_0 and Q8_0 lost at some, the other types were not measured.
+// for these; Q4_0 and Q8_0 lost at some, and Q5_0, Q5_1, IQ4_NL and NVFP4
+// gained at one and read unclearly at another; the other types were not
+// measured.
 template <GgmlType T>
 constexpr bool kBatchOneRowsByFill = T == GgmlType::kQ4_K || T == GgmlType::kQ5_K || T == GgmlType::kQ6_K ||
-                                     T == GgmlType::kIQ4_XS || T == GgmlType::kMXFP4;
+                                     T == GgmlType::kIQ4_XS || T == GgmlType::kMXFP4 || T == GgmlType::kIQ2_XXS;
 
 // Rows per warp of the expert GEMV (of more than one expert). 3 where that
 // beat 2; Q4_0 takes 6 with its loop unrolled by two, which fits its 80

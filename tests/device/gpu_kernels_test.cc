@@ -217,7 +217,8 @@ TEST_CASE("GEMV at batch 1 at row counts that change its rows a warp", "[gpu][ge
   const uint64_t seed = FreshSeed();
   INFO("seed " << seed);
   std::mt19937_64 rng(seed);
-  for (GgmlType type : {GgmlType::kQ4_K, GgmlType::kQ5_K, GgmlType::kQ6_K, GgmlType::kIQ4_XS, GgmlType::kMXFP4}) {
+  for (GgmlType type : {GgmlType::kQ4_K, GgmlType::kQ5_K, GgmlType::kQ6_K, GgmlType::kIQ4_XS, GgmlType::kMXFP4,
+                         GgmlType::kIQ2_XXS}) {
     const int64_t block = gpu::KernelBlockValues(type);
     for (const int64_t rows : {int64_t{8192}, int64_t{12288}, int64_t{16384}}) {
       CheckGemv(type, {rows, 2048 / block, 1}, rng);
