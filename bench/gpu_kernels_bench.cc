@@ -11,7 +11,7 @@
 // run of launches, the median of 5 runs. Needs a GPU; exits 77 without.
 //
 // Usage: vt_bench_gpu_kernels [--quick] [--types q4_K,q8_0,...]
-//                             [--gemv-batches 1,4,8 [--k K] [--rows N]]
+//                             [--gemv-batches 1,4,8 [--k K] [--rows N] | --expert]
 // --types takes ggml's type names in any case (q4_k is q4_K); a name that
 // is no type is refused.
 // --gemv-batches prints only the GEMV, at the batches listed, and the GEMM
@@ -20,7 +20,9 @@
 // many as fill a matrix otherwise), so that a model's own shapes can be
 // measured. Seven matrices of N rows must outgrow the L2 for the figure to
 // be read from HBM. The full table is always of k = 8192, the peer's shape.
+// --expert prints only the expert GEMV's four columns.
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
@@ -173,6 +175,7 @@ int main(int argc, char** argv) {
   std::vector<int> gemv_batches;  // empty: the full table
   int64_t k = kK;
   int64_t fixed_rows = 0;  // 0: as many rows as fill a matrix
+  bool expert_only = false;
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
     if (arg == "--quick") {
@@ -192,6 +195,8 @@ int main(int argc, char** argv) {
         gemv_batches.push_back(static_cast<int>(batch));
         p = *end == ',' ? end + 1 : end;
       }
+    } else if (arg == "--expert") {
+      expert_only = true;
     } else if (arg == "--k" && i + 1 < argc) {
       char* end = nullptr;
       const long long value = std::strtoll(argv[++i], &end, 10);
@@ -211,12 +216,16 @@ int main(int argc, char** argv) {
     } else {
       std::fprintf(stderr,
                    "usage: vt_bench_gpu_kernels [--quick] [--types q4_K,q8_0,...] [--gemv-batches 1,4,8 [--k K] "
-                   "[--rows N]]\n");
+                   "[--rows N] | --expert]\n");
       return 2;
     }
   }
   if (k != kK && gemv_batches.empty()) {
     std::fprintf(stderr, "--k: only with --gemv-batches (the full table is of k = %lld)\n", static_cast<long long>(kK));
+    return 2;
+  }
+  if (expert_only && !gemv_batches.empty()) {
+    std::fprintf(stderr, "--expert: not with --gemv-batches (it prints the expert GEMV alone)\n");
     return 2;
   }
   if (fixed_rows != 0 && gemv_batches.empty()) {
@@ -268,7 +277,11 @@ int main(int argc, char** argv) {
   DeviceMemory y(static_cast<size_t>(kGemmRows * kGemmBatch * sizeof(float)));
   DeviceMemory expanded(16 * kMatrixBytes);  // BF16 of the densest type (Q1_0: 14.2 bytes per block byte)
 
-  if (!gemv_batches.empty()) {
+  if (expert_only) {
+    std::printf("%-8s |", "type");
+    for (const char* feed : {"moe GB/s", "settled", "shared q", "alone"}) std::printf(" %8s %5s |", feed, "ceil");
+    std::printf("\n");
+  } else if (!gemv_batches.empty()) {
     std::printf("%-8s %6s %8s", "type", "N", "MB/mat");
     for (int batch : gemv_batches) std::printf(" | b%d GB/s  ceil", batch);
     std::printf(" | gemm TF/s\n");
@@ -322,38 +335,20 @@ int main(int argc, char** argv) {
       });
       return 2.0 * static_cast<double>(values) * kGemmBatch / (gemm_ms * 1e9);
     };
-    if (!gemv_batches.empty()) {
-      std::printf("%-8s %6lld %8.1f", name.c_str(), static_cast<long long>(rows), matrix_bytes / 1e6);
-      for (int batch : gemv_batches) {
-        const double gbps = matrix_bytes / (gemv(batch) * 1e6);
-        std::printf(" | %8.0f %5.2f", gbps, gbps / ceiling);
-      }
-      if (rows <= kGemmRows) {
-        std::printf(" | %9.1f\n", gemm_tflops());
-      } else {
-        std::printf(" | %9s\n", "-");
-      }
-      std::fflush(stdout);
-      continue;
-    }
-    const double b1 = matrix_bytes / (gemv(1) * 1e6);
-    const double b8 = matrix_bytes / (gemv(8) * 1e6);
-
     // MoE: a DeepSeek-V3-shaped tower (256 experts of 2048 x 7168), eight
     // distinct experts per launch, a different eight each time. Four ways
     // (ExpertFeed): the ids are uploaded by a copy before the first launch,
     // so ids_settled is true to its contract.
     constexpr int64_t kExperts = 256, kExpertRows = 2048, kExpertK = 7168;
     const int64_t expert_bytes = vt::gpu::RowBytes(type, kExpertK) * kExpertRows;
-    double moe[4] = {};
-    {
+    auto expert_figures = [&] {
+      std::array<double, 4> moe{};
       // The tower, filled from the random pool.
       const uint64_t tower_bytes = static_cast<uint64_t>(expert_bytes * kExperts);
       DeviceMemory tower(tower_bytes);
       for (uint64_t done = 0; done < tower_bytes; done += kMatrices * kMatrixBytes) {
-        Check(cudaMemcpy(tower.bytes() + done, pool.bytes(), std::min<uint64_t>(kMatrices * kMatrixBytes, tower_bytes - done),
-                         cudaMemcpyDeviceToDevice),
-              "fill tower");
+        const uint64_t bytes = std::min<uint64_t>(kMatrices * kMatrixBytes, tower_bytes - done);
+        Check(cudaMemcpy(tower.bytes() + done, pool.bytes(), bytes, cudaMemcpyDeviceToDevice), "fill tower");
       }
       constexpr int kSets = 64;
       std::vector<int32_t> ids(kSets * 8);
@@ -397,7 +392,33 @@ int main(int argc, char** argv) {
                               ExpertFeed::kAlone}) {
         moe[static_cast<int>(feed)] = 8.0 * static_cast<double>(expert_bytes) / (expert_ms(feed) * 1e6);
       }
+      return moe;
+    };
+    if (expert_only) {
+      std::printf("%-8s |", name.c_str());
+      for (double gbps : expert_figures()) std::printf(" %8.0f %5.2f |", gbps, gbps / ceiling);
+      std::printf("\n");
+      std::fflush(stdout);
+      continue;
     }
+    if (!gemv_batches.empty()) {
+      std::printf("%-8s %6lld %8.1f", name.c_str(), static_cast<long long>(rows), matrix_bytes / 1e6);
+      for (int batch : gemv_batches) {
+        const double gbps = matrix_bytes / (gemv(batch) * 1e6);
+        std::printf(" | %8.0f %5.2f", gbps, gbps / ceiling);
+      }
+      if (rows <= kGemmRows) {
+        std::printf(" | %9.1f\n", gemm_tflops());
+      } else {
+        std::printf(" | %9s\n", "-");
+      }
+      std::fflush(stdout);
+      continue;
+    }
+    const double b1 = matrix_bytes / (gemv(1) * 1e6);
+    const double b8 = matrix_bytes / (gemv(8) * 1e6);
+
+    const std::array<double, 4> moe = expert_figures();
 
     const double expand_ms = MedianMs(quick ? 4 : 16, [&](int i) {
       CheckLaunch(vt::gpu::ExpandToBf16(type, pool.bytes() + (i % kMatrices) * kMatrixBytes,
