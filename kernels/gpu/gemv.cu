@@ -30,6 +30,12 @@ namespace {
 constexpr int kWarpsPerBlock = 4;
 constexpr int kThreads = kWarpsPerBlock * kWarpSize;
 
+// The blocks a grid of R-row warps takes for `rows` rows.
+template <int R>
+constexpr int64_t RowBlocks(int64_t rows) {
+  return (rows + R * kWarpsPerBlock - 1) / (R * kWarpsPerBlock);
+}
+
 // The weights of this grid row (slot), or null for an expert id out of range.
 __device__ const uint8_t* SlotWeights(const GemvParams& p) {
   if (p.ids == nullptr) return p.weights;
@@ -347,8 +353,11 @@ __device__ __forceinline__ void DirectRows(const GemvParams& p, const uint8_t* c
 // which StagedRows / DirectRows then make (kernels.h states what that asks
 // of the caller). kSplitK (kClusterSplitGemv types' plain batch 1): a
 // cluster of blocks owns the rows of one, each a run of k (cluster_split.cuh).
-template <GgmlType T, int R, int N, bool kEarly, bool kSplitK = false>
-__global__ void __launch_bounds__(kThreads, (kMinBlocksPerSm<T, N>)) GemvKernel(GemvParams p) {
+// kEightBlocks (kBatchOneBlocksByFill types' plain batch 1, where
+// EightBlocksAtBatchOne says): held to eight blocks a SM, whatever
+// kMinBlocksPerSm says.
+template <GgmlType T, int R, int N, bool kEarly, bool kSplitK = false, bool kEightBlocks = false>
+__global__ void __launch_bounds__(kThreads, (kEightBlocks ? 8 : kMinBlocksPerSm<T, N>)) GemvKernel(GemvParams p) {
   // The next launch (on the integer path, the next quantizer) may queue
   // behind this grid's last blocks; it waits for them to finish. The plain
   // floats, whose next launch is another GEMV, measured slower with this.
@@ -494,17 +503,28 @@ cudaError_t LaunchClusterSplitGemv(const GemvParams& p, int64_t blocks, cudaStre
                                      static_cast<unsigned>(split), stream, p);
 }
 
-// How much of the device a plain batch-1 launch of T at R rows a warp keeps
-// busy (`fill`): from one wave of the blocks it holds at once, its waves
-// over the whole waves they take; under one, its blocks (times the cluster
-// split, for a kClusterSplitGemv type) over those it holds.
-template <GgmlType T, int R>
+// How many waves of the blocks the device holds at once (`resident`) a grid
+// of `blocks` blocks of kKernel takes (`waves`, fractional).
+template <auto kKernel>
+cudaError_t Waves(int64_t blocks, int64_t& resident, double& waves) {
+  if (const cudaError_t error = ResidentBlocks<kKernel, kThreads>(resident); error != cudaSuccess) return error;
+  waves = static_cast<double>(blocks) / static_cast<double>(resident);
+  return cudaSuccess;
+}
+
+// How much of the device a plain batch-1 launch of T at R rows a warp
+// (held to eight blocks a SM with kEightBlocks) keeps busy (`fill`): from
+// one wave of the blocks it holds at once, its waves over the whole waves
+// they take; under one, its blocks (times the cluster split, for a
+// kClusterSplitGemv type) over those it holds.
+template <GgmlType T, int R, bool kEightBlocks = false>
 cudaError_t BatchOneFill(const GemvParams& p, double& fill) {
-  constexpr auto kWhole = GemvKernel<T, R, 1, kEarlyWeightsGemv<T>, false>;
+  static_assert(!kEightBlocks || !kClusterSplitGemv<T>, "eight blocks a SM only for whole rows");
+  constexpr auto kWhole = GemvKernel<T, R, 1, kEarlyWeightsGemv<T>, false, kEightBlocks>;
+  const int64_t blocks = RowBlocks<R>(p.rows);
   int64_t resident = 0;
-  if (const cudaError_t error = ResidentBlocks<kWhole, kThreads>(resident); error != cudaSuccess) return error;
-  const int64_t blocks = (p.rows + R * kWarpsPerBlock - 1) / (R * kWarpsPerBlock);
-  const double waves = static_cast<double>(blocks) / static_cast<double>(resident);
+  double waves = 0.0;
+  if (const cudaError_t error = Waves<kWhole>(blocks, resident, waves); error != cudaSuccess) return error;
   if (waves >= 1.0) {
     fill = waves / static_cast<double>((blocks + resident - 1) / resident);
     return cudaSuccess;
@@ -545,6 +565,24 @@ cudaError_t OtherBatchOneRows(const GemvParams& p, bool& other) {
   }
 }
 
+// Whether T's plain batch-1 GEMV takes its kernel held to eight blocks a SM
+// (`eight`): for a kBatchOneBlocksByFill type, where BatchOneFill says it
+// keeps the device busier by more than a twentieth.
+template <GgmlType T>
+cudaError_t EightBlocksAtBatchOne(const GemvParams& p, bool& eight) {
+  eight = false;
+  if constexpr (kBatchOneBlocksByFill<T>) {
+    double fill = 0.0, fill_eight = 0.0;
+    cudaError_t error = BatchOneFill<T, kGemvRowsAtBatchOne<T>>(p, fill);
+    if (error == cudaSuccess) error = BatchOneFill<T, kGemvRowsAtBatchOne<T>, true>(p, fill_eight);
+    eight = error == cudaSuccess && fill_eight > fill + 0.05;
+    return error;
+  } else {
+    (void)p;
+    return cudaSuccess;
+  }
+}
+
 // Whether F16's or BF16's batch 1 runs on the 16-bit float tensor-core
 // kernel rather than FloatRows (`yes`): where FloatRows' blocks leave the
 // device short, fewer than kFloatMmaBatchOneWaves of the blocks it holds at
@@ -555,13 +593,12 @@ template <GgmlType T>
 cudaError_t FloatMmaAtBatchOne(const GemvParams& p, bool& yes) {
   yes = false;
   int64_t resident = 0;
-  if (const cudaError_t error = ResidentBlocks<GemvKernel<T, kGemvRowsAtBatchOne<T>, 1, false>, kThreads>(resident);
+  double waves = 0.0;
+  if (const cudaError_t error = Waves<GemvKernel<T, kGemvRowsAtBatchOne<T>, 1, false>>(
+          RowBlocks<kGemvRowsAtBatchOne<T>>(p.rows), resident, waves);
       error != cudaSuccess) {
     return error;
   }
-  const int64_t rows_per_block = static_cast<int64_t>(kGemvRowsAtBatchOne<T>) * kWarpsPerBlock;
-  const int64_t blocks = (p.rows + rows_per_block - 1) / rows_per_block;
-  const double waves = static_cast<double>(blocks) / static_cast<double>(resident);
   yes = waves < kFloatMmaBatchOneWaves || (waves > 1.0 && waves < 1.0 + kFloatMmaBatchOneTail);
   return cudaSuccess;
 }
@@ -647,8 +684,7 @@ LaunchStatus LaunchGemv(GemvParams p, int activations, int slots, void* workspac
   auto launch = [&](auto rows_per_warp, auto activations) {
     constexpr int R = decltype(rows_per_warp)::value;
     constexpr int N = decltype(activations)::value;
-    const int rows_per_block = R * kWarpsPerBlock;
-    const dim3 grid(static_cast<unsigned>((p.rows + rows_per_block - 1) / rows_per_block), static_cast<unsigned>(slots));
+    const dim3 grid(static_cast<unsigned>(RowBlocks<R>(p.rows)), static_cast<unsigned>(slots));
     if constexpr (kUsesIntegerGemv<T> && kEarlyWeightsGemv<T> && N <= kFewActivations) {
       if (p.ids == nullptr || early_expert) {
         return LaunchAfterPrevious(GemvKernel<T, R, N, true>, grid, dim3(kThreads), stream, p);
@@ -673,18 +709,24 @@ LaunchStatus LaunchGemv(GemvParams p, int activations, int slots, void* workspac
     auto batch_one = [&](auto rows_per_warp) {
       constexpr int R = decltype(rows_per_warp)::value;
       if constexpr (kClusterSplitGemv<T>) {
-        const int64_t blocks = (p.rows + R * kWarpsPerBlock - 1) / (R * kWarpsPerBlock);
-        return LaunchClusterSplitGemv<T, R, kEarlyWeightsGemv<T>>(p, blocks, stream);
+        return LaunchClusterSplitGemv<T, R, kEarlyWeightsGemv<T>>(p, RowBlocks<R>(p.rows), stream);
       } else {
         return launch(rows_per_warp, BatchOne{});
       }
     };
-    bool other = false;
-    if (const cudaError_t error = OtherBatchOneRows<T>(p, other); error != cudaSuccess) {
-      return {std::string(entry) + ": device query failed: " + cudaGetErrorString(error)};
-    }
+    bool other = false, eight = false;
+    cudaError_t asked = OtherBatchOneRows<T>(p, other);
+    if (asked == cudaSuccess) asked = EightBlocksAtBatchOne<T>(p, eight);
+    if (asked != cudaSuccess) return {std::string(entry) + ": device query failed: " + cudaGetErrorString(asked)};
     if constexpr (kBatchOneRowsByFill<T>) {
       launched = other ? batch_one(std::integral_constant<int, kOtherBatchOneRows<T>>{}) : batch_one(BatchOneRows{});
+    } else if constexpr (kBatchOneBlocksByFill<T>) {
+      static_assert(!kEarlyWeightsGemv<T> && !kClusterSplitGemv<T> && BatchOne::value == 1,
+                    "the kernel launch() picks, held to eight blocks");
+      launched = eight ? LaunchAfterPrevious(GemvKernel<T, BatchOneRows::value, BatchOne::value, false, false, true>,
+                                             dim3(static_cast<unsigned>(RowBlocks<BatchOneRows::value>(p.rows))),
+                                             dim3(kThreads), stream, p)
+                       : batch_one(BatchOneRows{});
     } else {
       launched = batch_one(BatchOneRows{});
     }

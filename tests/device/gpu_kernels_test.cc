@@ -210,15 +210,17 @@ TEST_CASE("GEMV at batch 1 over few rows and a long k, every decoded type", "[gp
 }
 
 // Batch 1 at 8192, 12288 and 16384 rows, where a grid of 3-row warps and
-// one of 2-row warps fill the device's waves differently: on CUDA the types
-// that choose their rows a warp by that take 2 rows a warp at one or more
-// of them on an H200 (which, depends on each kernel's blocks a SM).
-TEST_CASE("GEMV at batch 1 at row counts that change its rows a warp", "[gpu][gemv]") {
+// one of 2-row warps, or kernels held to six and to eight blocks a SM,
+// fill the device's waves differently: on CUDA the types that choose their
+// rows a warp by that take 2 rows a warp at one or more of them on an
+// H200 (which, depends on each kernel's blocks a SM), and Q8_0, which
+// chooses its blocks a SM by that, takes eight at one or more of them.
+TEST_CASE("GEMV at batch 1 at row counts that change its rows a warp or its blocks a SM", "[gpu][gemv]") {
   const uint64_t seed = FreshSeed();
   INFO("seed " << seed);
   std::mt19937_64 rng(seed);
   for (GgmlType type : {GgmlType::kQ4_K, GgmlType::kQ5_K, GgmlType::kQ6_K, GgmlType::kIQ4_XS, GgmlType::kMXFP4,
-                         GgmlType::kIQ2_XXS}) {
+                         GgmlType::kIQ2_XXS, GgmlType::kQ8_0}) {
     const int64_t block = gpu::KernelBlockValues(type);
     for (const int64_t rows : {int64_t{8192}, int64_t{12288}, int64_t{16384}}) {
       CheckGemv(type, {rows, 2048 / block, 1}, rng);
@@ -595,6 +597,122 @@ TEST_CASE("expert GEMV with settled ids writes y only after the kernels before i
     }
     CHECK(nan_rows == 2 * kRows);
     CHECK(number_rows == kRows);
+  }
+}
+#endif
+
+// The expert GEMV at k of 16 chunks (fewer than a warp's lanes), 32, 224
+// (DeepSeek-V3's 7168), 1024 and 1032, for types of each activation layout
+// (rows, nibble pairs, sub-block pairs) and two staged ones; 37 rows leave
+// warps of the last block past the last row. Each slot its own x, and a
+// shared x with settled ids.
+TEST_CASE("expert GEMV over k of 16 to 1032 chunks and rows that leave warps idle", "[gpu][expert]") {
+  const uint64_t seed = FreshSeed();
+  INFO("seed " << seed);
+  std::mt19937_64 rng(seed);
+  constexpr int64_t kExperts = 3, kRows = 37;
+  const std::vector<int32_t> ids = {2, -1, 0, 2};
+  const int count = static_cast<int>(ids.size());
+  for (GgmlType type : {GgmlType::kQ4_0, GgmlType::kIQ4_NL, GgmlType::kNVFP4, GgmlType::kQ4_K, GgmlType::kQ6_K,
+                        GgmlType::kQ8_0}) {
+    for (int64_t k : {512, 1024, 7168, 32768, 33024}) {
+      const std::vector<uint8_t> tower = testing::RandomBlocks(type, kExperts * kRows * k, rng);
+      const std::vector<float> w_values = testing::Dequantized(type, tower, kExperts * kRows * k);
+      DeviceArray<uint8_t> device_tower(tower);
+      DeviceArray<int32_t> device_ids(ids);
+      for (const bool shared_x : {false, true}) {
+        CAPTURE(NameOf(type), k, shared_x);
+        const std::vector<float> x = testing::RandomFloats(static_cast<size_t>(k * (shared_x ? 1 : count)), rng);
+        DeviceArray<float> device_x(x);
+        DeviceArray<float> y(static_cast<size_t>(count * kRows));
+        y.Poison(kPoisonByte);
+        const size_t workspace_bytes = gpu::GemvWorkspaceBytes(k, shared_x ? 1 : count);
+        DeviceArray<uint8_t> workspace(workspace_bytes);
+        const gpu::ExpertGemvArgs args{.type = type, .tower = device_tower.get(), .experts = kExperts,
+                                       .rows = kRows, .k = k, .ids = device_ids.get(), .count = count,
+                                       .x = device_x.get(), .shared_x = shared_x, .y = y.get(),
+                                       .ids_settled = shared_x};
+        QueueExpertGemv(args, false, workspace.get(), workspace_bytes);
+        const std::vector<float> got = y.Download();
+        int failures = 0, nan_rows = 0;
+        for (int s = 0; s < count; ++s) {
+          for (int64_t r = 0; r < kRows; ++r) {
+            const float g = got[static_cast<size_t>(s * kRows + r)];
+            if (ids[s] < 0) {
+              nan_rows += std::isnan(g) && std::bit_cast<uint32_t>(g) != 0xFFFFFFFFu ? 1 : 0;
+              continue;
+            }
+            const testing::Expected e =
+                testing::ExpectedDot(w_values.data() + (ids[s] * kRows + r) * k, x.data() + (shared_x ? 0 : s * k),
+                                     k, true, testing::ActivationRun(type));
+            if (!(std::fabs(g - e.value) <= e.tolerance) && ++failures <= 3) {
+              UNSCOPED_INFO("slot " << s << " row " << r << ": got " << g << ", want " << e.value << " +- "
+                                    << e.tolerance);
+            }
+          }
+        }
+        CHECK(failures == 0);
+        CHECK(nan_rows == kRows);
+      }
+    }
+  }
+}
+
+#if !defined(VT_HIP)
+// The activations as the layer before writes them: a kernel queued just
+// before the expert GEMV (CopyLate) writes x only after 20 us, over an x
+// the test wrote before. A GEMV whose quantizer read x before that kernel
+// ended would multiply the old x. Ids written before, settled or not;
+// types whose GEMV reads its ids and first weights before its wait, direct
+// (Q4_K, IQ4_NL, MXFP4, NVFP4) and staged (Q6_K), types whose GEMV does
+// not (Q8_0; IQ2_XS, on the two-activation kernel), and TQ1_0 on the
+// tensor cores.
+TEST_CASE("expert GEMV reads the activations the kernel just before it wrote", "[gpu][expert]") {
+  const uint64_t seed = FreshSeed();
+  INFO("seed " << seed);
+  std::mt19937_64 rng(seed);
+  constexpr int64_t kExperts = 8, kRows = 300, kK = 4096;
+  constexpr int kCount = 4;
+  constexpr uint64_t kWriteDelayNs = 20000;
+  const std::vector<int32_t> ids = {5, 0, 7, 2};
+  for (GgmlType type : {GgmlType::kQ4_K, GgmlType::kIQ4_NL, GgmlType::kMXFP4, GgmlType::kNVFP4, GgmlType::kQ6_K,
+                        GgmlType::kQ8_0, GgmlType::kIQ2_XS, GgmlType::kTQ1_0}) {
+    const std::vector<uint8_t> tower = testing::RandomBlocks(type, kExperts * kRows * kK, rng);
+    const std::vector<float> w_values = testing::Dequantized(type, tower, kExperts * kRows * kK);
+    DeviceArray<uint8_t> device_tower(tower);
+    DeviceArray<int32_t> device_ids(ids);
+    for (const bool ids_settled : {false, true}) {
+      CAPTURE(NameOf(type), ids_settled);
+      const std::vector<float> x = testing::RandomFloats(static_cast<size_t>(kK), rng);
+      DeviceArray<float> source_x(x);
+      DeviceArray<float> device_x(testing::RandomFloats(static_cast<size_t>(kK), rng));  // the old x
+      DeviceArray<float> y(static_cast<size_t>(kCount * kRows));
+      y.Poison(kPoisonByte);
+      const size_t workspace_bytes = gpu::GemvWorkspaceBytes(kK, 1);
+      DeviceArray<uint8_t> workspace(workspace_bytes);
+      testing::CheckGpu(testing::CopyLate(reinterpret_cast<const uint32_t*>(source_x.get()),
+                                          reinterpret_cast<uint32_t*>(device_x.get()), static_cast<int>(kK),
+                                          kWriteDelayNs, nullptr),
+                        "CopyLate");
+      const gpu::ExpertGemvArgs args{.type = type, .tower = device_tower.get(), .experts = kExperts, .rows = kRows,
+                                     .k = kK, .ids = device_ids.get(), .count = kCount, .x = device_x.get(),
+                                     .shared_x = true, .y = y.get(), .ids_settled = ids_settled};
+      QueueExpertGemv(args, false, workspace.get(), workspace_bytes);
+      const std::vector<float> got = y.Download();
+      int failures = 0;
+      for (int s = 0; s < kCount; ++s) {
+        for (int64_t r = 0; r < kRows; ++r) {
+          const testing::Expected e = testing::ExpectedDot(w_values.data() + (ids[s] * kRows + r) * kK, x.data(), kK,
+                                                           true, testing::ActivationRun(type));
+          const float g = got[static_cast<size_t>(s * kRows + r)];
+          if (!(std::fabs(g - e.value) <= e.tolerance) && ++failures <= 3) {
+            UNSCOPED_INFO("slot " << s << " row " << r << ": got " << g << ", want " << e.value << " +- "
+                                  << e.tolerance);
+          }
+        }
+      }
+      CHECK(failures == 0);
+    }
   }
 }
 #endif
