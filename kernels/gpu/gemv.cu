@@ -354,7 +354,7 @@ __device__ __forceinline__ void DirectRows(const GemvParams& p, const uint8_t* c
 // of the caller). kSplitK (kClusterSplitGemv types' plain batch 1): a
 // cluster of blocks owns the rows of one, each a run of k (cluster_split.cuh).
 // kEightBlocks (kBatchOneBlocksByFill types' plain batch 1, where
-// EightBlocksAtBatchOne says): held to eight blocks a SM, whatever
+// FillsBetter says): held to eight blocks a SM, whatever
 // kMinBlocksPerSm says.
 template <GgmlType T, int R, int N, bool kEarly, bool kSplitK = false, bool kEightBlocks = false>
 __global__ void __launch_bounds__(kThreads, (kEightBlocks ? 8 : kMinBlocksPerSm<T, N>)) GemvKernel(GemvParams p) {
@@ -547,40 +547,19 @@ cudaError_t BatchOneFill(const GemvParams& p, double& fill) {
 template <GgmlType T>
 constexpr int kOtherBatchOneRows = kGemvRowsAtBatchOne<T> == 3 ? 2 : 3;
 
-// Whether T's plain batch-1 GEMV takes kOtherBatchOneRows (`other`): for a
-// kBatchOneRowsByFill type, where BatchOneFill says it keeps the device
-// busier by more than a twentieth.
-template <GgmlType T>
-cudaError_t OtherBatchOneRows(const GemvParams& p, bool& other) {
-  other = false;
-  if constexpr (kBatchOneRowsByFill<T>) {
-    double fill = 0.0, fill_other = 0.0;
-    cudaError_t error = BatchOneFill<T, kGemvRowsAtBatchOne<T>>(p, fill);
-    if (error == cudaSuccess) error = BatchOneFill<T, kOtherBatchOneRows<T>>(p, fill_other);
-    other = error == cudaSuccess && fill_other > fill + 0.05;
-    return error;
-  } else {
-    (void)p;
-    return cudaSuccess;
-  }
-}
-
-// Whether T's plain batch-1 GEMV takes its kernel held to eight blocks a SM
-// (`eight`): for a kBatchOneBlocksByFill type, where BatchOneFill says it
-// keeps the device busier by more than a twentieth.
-template <GgmlType T>
-cudaError_t EightBlocksAtBatchOne(const GemvParams& p, bool& eight) {
-  eight = false;
-  if constexpr (kBatchOneBlocksByFill<T>) {
-    double fill = 0.0, fill_eight = 0.0;
-    cudaError_t error = BatchOneFill<T, kGemvRowsAtBatchOne<T>>(p, fill);
-    if (error == cudaSuccess) error = BatchOneFill<T, kGemvRowsAtBatchOne<T>, true>(p, fill_eight);
-    eight = error == cudaSuccess && fill_eight > fill + 0.05;
-    return error;
-  } else {
-    (void)p;
-    return cudaSuccess;
-  }
+// Whether T's plain batch-1 kernel of R rows a warp (held to eight blocks a
+// SM with kEightBlocks) keeps the device busier than its own kernel
+// (kGemvRowsAtBatchOne rows, its own blocks a SM) by more than a twentieth,
+// as BatchOneFill measures it (`better`): the choice of a
+// kBatchOneRowsByFill type's rows a warp, and of a kBatchOneBlocksByFill
+// type's blocks a SM.
+template <GgmlType T, int R, bool kEightBlocks>
+cudaError_t FillsBetter(const GemvParams& p, bool& better) {
+  double fill = 0.0, fill_other = 0.0;
+  cudaError_t error = BatchOneFill<T, kGemvRowsAtBatchOne<T>>(p, fill);
+  if (error == cudaSuccess) error = BatchOneFill<T, R, kEightBlocks>(p, fill_other);
+  better = error == cudaSuccess && fill_other > fill + 0.05;
+  return error;
 }
 
 // Whether F16's or BF16's batch 1 runs on the 16-bit float tensor-core
@@ -707,16 +686,17 @@ LaunchStatus LaunchGemv(GemvParams p, int activations, int slots, void* workspac
 #if !defined(VT_HIP)
     // R rows a warp, k split over clusters for a kClusterSplitGemv type.
     auto batch_one = [&](auto rows_per_warp) {
-      constexpr int R = decltype(rows_per_warp)::value;
       if constexpr (kClusterSplitGemv<T>) {
+        constexpr int R = decltype(rows_per_warp)::value;
         return LaunchClusterSplitGemv<T, R, kEarlyWeightsGemv<T>>(p, RowBlocks<R>(p.rows), stream);
       } else {
         return launch(rows_per_warp, BatchOne{});
       }
     };
-    bool other = false, eight = false;
-    cudaError_t asked = OtherBatchOneRows<T>(p, other);
-    if (asked == cudaSuccess) asked = EightBlocksAtBatchOne<T>(p, eight);
+    bool other = false, eight = false;  // the choices FillsBetter makes for the types that make them
+    cudaError_t asked = cudaSuccess;
+    if constexpr (kBatchOneRowsByFill<T>) asked = FillsBetter<T, kOtherBatchOneRows<T>, false>(p, other);
+    if constexpr (kBatchOneBlocksByFill<T>) asked = FillsBetter<T, kGemvRowsAtBatchOne<T>, true>(p, eight);
     if (asked != cudaSuccess) return {std::string(entry) + ": device query failed: " + cudaGetErrorString(asked)};
     if constexpr (kBatchOneRowsByFill<T>) {
       launched = other ? batch_one(std::integral_constant<int, kOtherBatchOneRows<T>>{}) : batch_one(BatchOneRows{});

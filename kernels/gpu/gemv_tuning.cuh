@@ -174,7 +174,7 @@ constexpr bool kEightBlocksAtFewRows = T == GgmlType::kQ4_1 || T == GgmlType::kQ
 
 // Types whose plain batch-1 GEMV takes its kernel held to eight blocks a
 // SM (64 registers) instead of six where that keeps more of the device
-// busy at the call's shape (gemv.cu's EightBlocksAtBatchOne): Q8_0, whose
+// busy at the call's shape (gemv.cu's FillsBetter): Q8_0, whose
 // 8192-row grid is 1.3 waves of six blocks a SM and 0.97 of eight.
 // Measured faster there and slower where six fill the device (its spills
 // grow from 16 to 48 bytes); Q4_0, Q5_K, Q6_K and IQ4_XS, held to eight
