@@ -15,10 +15,11 @@
 // --types takes ggml's type names in any case (q4_k is q4_K); a name that
 // is no type is refused.
 // --gemv-batches prints only the GEMV, at the batches listed, and the GEMM
-// at batch 64; with --k, of rows of K values (8192 otherwise; types whose
-// block does not divide K are left out); with --rows, of N rows each (as
-// many as fill a matrix otherwise), so that a model's own shapes can be
-// measured. Seven matrices of N rows must outgrow the L2 for the figure to
+// at batch 64, beside a copy of each matrix's bytes timed as the ceiling's
+// is (the GEMV's figures also as fractions of that copy); with --k, of rows
+// of K values (8192 otherwise; types whose block does not divide K are
+// left out); with --rows, of N rows each (as many as fill a matrix
+// otherwise), so that a model's own shapes can be measured. Seven matrices of N rows must outgrow the L2 for the figure to
 // be read from HBM. The full table is always of k = 8192, the peer's shape.
 // --expert prints only the expert GEMV's four columns.
 #include <algorithm>
@@ -87,6 +88,19 @@ struct DeviceMemory {
   uint8_t* bytes() const { return static_cast<uint8_t*>(data); }
   void* data = nullptr;
 };
+
+// Device-to-device copies of the first `bytes` of one matrix of `pool`
+// into the next (matrices 2m into 2m + 1, m turning over four pairs), as
+// GB/s of bytes read + written, the median of MedianMs's runs.
+double CopyGbps(const DeviceMemory& pool, uint64_t bytes, int launches) {
+  const double ms = MedianMs(launches, [&](int i) {
+    const int m = i % (kMatrices / 2);
+    Check(cudaMemcpyAsync(pool.bytes() + (2 * m + 1) * kMatrixBytes, pool.bytes() + 2 * m * kMatrixBytes, bytes,
+                          cudaMemcpyDeviceToDevice, nullptr),
+          "copy");
+  });
+  return 2.0 * static_cast<double>(bytes) / (ms * 1e6);
+}
 
 // ggml's CUDA backend on the same kind of board, batch 1, from DESIGN.md
 // (not measured by this binary): the peer the targets are set against.
@@ -252,13 +266,7 @@ int main(int argc, char** argv) {
   }
   // The ceiling: device-to-device copies of one matrix into the next.
   const int copy_launches = quick ? 8 : 32;
-  const double copy_ms = MedianMs(copy_launches, [&](int i) {
-    const int m = i % (kMatrices / 2);
-    Check(cudaMemcpyAsync(pool.bytes() + (2 * m + 1) * kMatrixBytes, pool.bytes() + 2 * m * kMatrixBytes,
-                          kMatrixBytes, cudaMemcpyDeviceToDevice, nullptr),
-          "copy");
-  });
-  const double ceiling = 2.0 * kMatrixBytes / (copy_ms * 1e6);
+  const double ceiling = CopyGbps(pool, kMatrixBytes, copy_launches);
   std::printf("device-to-device copy: %.0f GB/s (read + write of %llu MiB)\n\n", ceiling,
               static_cast<unsigned long long>(kMatrixBytes >> 20));
 
@@ -282,8 +290,8 @@ int main(int argc, char** argv) {
     for (const char* feed : {"moe GB/s", "settled", "shared q", "alone"}) std::printf(" %8s %5s |", feed, "ceil");
     std::printf("\n");
   } else if (!gemv_batches.empty()) {
-    std::printf("%-8s %6s %8s", "type", "N", "MB/mat");
-    for (int batch : gemv_batches) std::printf(" | b%d GB/s  ceil", batch);
+    std::printf("%-8s %6s %8s | %8s %5s", "type", "N", "MB/mat", "copy GB/s", "ceil");
+    for (int batch : gemv_batches) std::printf(" | b%d GB/s  ceil  copy", batch);
     std::printf(" | gemm TF/s\n");
   } else {
     std::printf("%-8s %6s %8s | %8s %5s %18s %6s | %8s %5s |", "type", "N", "MB/mat", "b1 GB/s", "ceil", "target",
@@ -402,10 +410,14 @@ int main(int argc, char** argv) {
       continue;
     }
     if (!gemv_batches.empty()) {
-      std::printf("%-8s %6lld %8.1f", name.c_str(), static_cast<long long>(rows), matrix_bytes / 1e6);
+      // The same copy as the ceiling's, of this matrix's bytes: what a
+      // call of this size reaches at best, its launch and ramp included.
+      const double copy = CopyGbps(pool, static_cast<uint64_t>(matrix_bytes), copy_launches);
+      std::printf("%-8s %6lld %8.1f | %9.0f %5.2f", name.c_str(), static_cast<long long>(rows), matrix_bytes / 1e6,
+                  copy, copy / ceiling);
       for (int batch : gemv_batches) {
         const double gbps = matrix_bytes / (gemv(batch) * 1e6);
-        std::printf(" | %8.0f %5.2f", gbps, gbps / ceiling);
+        std::printf(" | %8.0f %5.2f %5.2f", gbps, gbps / ceiling, gbps / copy);
       }
       if (rows <= kGemmRows) {
         std::printf(" | %9.1f\n", gemm_tflops());

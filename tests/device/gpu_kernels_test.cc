@@ -12,6 +12,7 @@
 #include <numeric>
 #include <optional>
 #include <random>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -364,6 +365,38 @@ void QueueExpertGemv(const gpu::ExpertGemvArgs& args, bool quantize_first, void*
   REQUIRE(status.ok());
 }
 
+// An expert GEMV's y (`got`, slot after slot of `rows`) against the CPU
+// reference: slot s's rows of expert ids[s] in `w_values` (the tower
+// dequantized, experts x rows x k) dotted with x_of_slot(s), within
+// ExpectedDot's bound (`integer`: the int8 path's). A bad id (outside
+// 0 .. experts - 1) must give NaN rows that are not the poison. Reports
+// the first three rows off, after `context`.
+struct ExpertRowsResult {
+  int failures = 0, nan_rows = 0;
+};
+template <typename XOfSlot>
+ExpertRowsResult CheckExpertRows(GgmlType type, const std::vector<float>& got, const std::vector<int32_t>& ids,
+                                 int64_t experts, int64_t rows, int64_t k, const std::vector<float>& w_values,
+                                 XOfSlot x_of_slot, bool integer, const std::string& context = "") {
+  ExpertRowsResult result;
+  for (int s = 0; s < static_cast<int>(ids.size()); ++s) {
+    for (int64_t r = 0; r < rows; ++r) {
+      const float g = got[static_cast<size_t>(s * rows + r)];
+      if (ids[s] < 0 || ids[s] >= experts) {
+        result.nan_rows += std::isnan(g) && std::bit_cast<uint32_t>(g) != 0xFFFFFFFFu ? 1 : 0;
+        continue;
+      }
+      const testing::Expected e = testing::ExpectedDot(w_values.data() + (ids[s] * rows + r) * k, x_of_slot(s), k,
+                                                       integer, testing::ActivationRun(type));
+      if (!(std::fabs(g - e.value) <= e.tolerance) && ++result.failures <= 3) {
+        UNSCOPED_INFO(context << "slot " << s << " (expert " << ids[s] << ") row " << r << ": got " << g
+                              << ", want " << e.value << " +- " << e.tolerance);
+      }
+    }
+  }
+  return result;
+}
+
 TEST_CASE("expert GEMV computes the selected experts in one launch; a bad id gives NaN rows", "[gpu][expert]") {
   const uint64_t seed = FreshSeed();
   INFO("seed " << seed);
@@ -406,23 +439,11 @@ TEST_CASE("expert GEMV computes the selected experts in one launch; a bad id giv
                                        .shared_x = shared_x, .y = y.get(), .ids_settled = ids_settled,
                                        .x_quantized = x_quantized};
         QueueExpertGemv(args, x_quantized, workspace.get(), workspace_bytes);
-        const std::vector<float> got = y.Download();
-        int failures = 0, nan_rows = 0;
-        for (int s = 0; s < count; ++s) {
-          for (int64_t r = 0; r < kRows; ++r) {
-            const float g = got[static_cast<size_t>(s * kRows + r)];
-            if (ids[s] < 0 || ids[s] >= kExperts) {
-              nan_rows += std::isnan(g) && std::bit_cast<uint32_t>(g) != 0xFFFFFFFFu ? 1 : 0;
-              continue;
-            }
-            const float* w_row = w_values.data() + (ids[s] * kRows + r) * k;
-            const testing::Expected e = testing::ExpectedDot(w_row, x.data() + (shared_x ? 0 : s * k), k,
-                                                             gpu::UsesIntegerGemv(type), testing::ActivationRun(type));
-            failures += std::fabs(g - e.value) <= e.tolerance ? 0 : 1;
-          }
-        }
-        CHECK(failures == 0);
-        CHECK(nan_rows == 2 * kRows);
+        const ExpertRowsResult checked =
+            CheckExpertRows(type, y.Download(), ids, kExperts, kRows, k, w_values,
+                            [&](int s) { return x.data() + (shared_x ? 0 : s * k); }, gpu::UsesIntegerGemv(type));
+        CHECK(checked.failures == 0);
+        CHECK(checked.nan_rows == 2 * kRows);
       }
     }
   }
@@ -515,23 +536,16 @@ TEST_CASE("expert GEMV reads the ids the kernel just before it wrote, or settled
                                      .x_quantized = shared_quantizer};
       QueueExpertGemv(args, shared_quantizer && i % 2 == 0, workspace.get(), workspace_bytes);
     }
-    int failures = 0;
+    int failures = 0, nan_rows = 0;
     for (int i = 0; i < kLaunches; ++i) {
-      const std::vector<float> got = ys[i]->Download();
-      for (int s = 0; s < kCount; ++s) {
-        for (int64_t r = 0; r < kRows; ++r) {
-          const float* w_row = w_values.data() + (sets[i + 1][s] * kRows + r) * k;
-          const testing::Expected e =
-              testing::ExpectedDot(w_row, xs[x_of(i)].data(), k, true, testing::ActivationRun(type));
-          const float g = got[static_cast<size_t>(s * kRows + r)];
-          if (!(std::fabs(g - e.value) <= e.tolerance) && ++failures <= 3) {
-            UNSCOPED_INFO("launch " << i << " slot " << s << " (expert " << sets[i + 1][s] << ") row " << r
-                                    << ": got " << g << ", want " << e.value << " +- " << e.tolerance);
-          }
-        }
-      }
+      const ExpertRowsResult checked =
+          CheckExpertRows(type, ys[i]->Download(), sets[i + 1], kExperts, kRows, k, w_values,
+                          [&](int) { return xs[x_of(i)].data(); }, true, "launch " + std::to_string(i) + " ");
+      failures += checked.failures;
+      nan_rows += checked.nan_rows;
     }
     CHECK(failures == 0);
+    CHECK(nan_rows == 0);
   }
 }
 #endif
@@ -633,26 +647,11 @@ TEST_CASE("expert GEMV over k of 16 to 1032 chunks and rows that leave warps idl
                                        .x = device_x.get(), .shared_x = shared_x, .y = y.get(),
                                        .ids_settled = shared_x};
         QueueExpertGemv(args, false, workspace.get(), workspace_bytes);
-        const std::vector<float> got = y.Download();
-        int failures = 0, nan_rows = 0;
-        for (int s = 0; s < count; ++s) {
-          for (int64_t r = 0; r < kRows; ++r) {
-            const float g = got[static_cast<size_t>(s * kRows + r)];
-            if (ids[s] < 0) {
-              nan_rows += std::isnan(g) && std::bit_cast<uint32_t>(g) != 0xFFFFFFFFu ? 1 : 0;
-              continue;
-            }
-            const testing::Expected e =
-                testing::ExpectedDot(w_values.data() + (ids[s] * kRows + r) * k, x.data() + (shared_x ? 0 : s * k),
-                                     k, true, testing::ActivationRun(type));
-            if (!(std::fabs(g - e.value) <= e.tolerance) && ++failures <= 3) {
-              UNSCOPED_INFO("slot " << s << " row " << r << ": got " << g << ", want " << e.value << " +- "
-                                    << e.tolerance);
-            }
-          }
-        }
-        CHECK(failures == 0);
-        CHECK(nan_rows == kRows);
+        const ExpertRowsResult checked =
+            CheckExpertRows(type, y.Download(), ids, kExperts, kRows, k, w_values,
+                            [&](int s) { return x.data() + (shared_x ? 0 : s * k); }, true);
+        CHECK(checked.failures == 0);
+        CHECK(checked.nan_rows == kRows);
       }
     }
   }
@@ -698,20 +697,10 @@ TEST_CASE("expert GEMV reads the activations the kernel just before it wrote", "
                                      .k = kK, .ids = device_ids.get(), .count = kCount, .x = device_x.get(),
                                      .shared_x = true, .y = y.get(), .ids_settled = ids_settled};
       QueueExpertGemv(args, false, workspace.get(), workspace_bytes);
-      const std::vector<float> got = y.Download();
-      int failures = 0;
-      for (int s = 0; s < kCount; ++s) {
-        for (int64_t r = 0; r < kRows; ++r) {
-          const testing::Expected e = testing::ExpectedDot(w_values.data() + (ids[s] * kRows + r) * kK, x.data(), kK,
-                                                           true, testing::ActivationRun(type));
-          const float g = got[static_cast<size_t>(s * kRows + r)];
-          if (!(std::fabs(g - e.value) <= e.tolerance) && ++failures <= 3) {
-            UNSCOPED_INFO("slot " << s << " row " << r << ": got " << g << ", want " << e.value << " +- "
-                                  << e.tolerance);
-          }
-        }
-      }
-      CHECK(failures == 0);
+      const ExpertRowsResult checked = CheckExpertRows(type, y.Download(), ids, kExperts, kRows, kK, w_values,
+                                                       [&](int) { return x.data(); }, true);
+      CHECK(checked.failures == 0);
+      CHECK(checked.nan_rows == 0);
     }
   }
 }
