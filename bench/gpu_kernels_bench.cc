@@ -1,5 +1,5 @@
 // GPU kernel throughput on the device, as a table: keep-quant GEMV (batch 1
-// and 8), expert GEMV (8 of 256 experts, four ways: ExpertFeed), expand to
+// and 8), expert GEMV (8 of 256 experts, four ways: Feed), expand to
 // BF16 and GEMM (batch 64), per type, against a device-to-device copy
 // measured in the same run.
 //
@@ -14,9 +14,11 @@
 //                             [--gemv-batches 1,4,8 [--k K] [--rows N] | --expert]
 // --types takes ggml's type names in any case (q4_k is q4_K); a name that
 // is no type is refused.
-// --gemv-batches prints only the GEMV, at the batches listed, and the GEMM
-// at batch 64, beside a copy of each matrix's bytes timed as the ceiling's
-// is (the GEMV's figures also as fractions of that copy); with --k, of rows
+// --gemv-batches prints only the GEMV, at the batches listed (as called by
+// default, then with one QuantizeActivations for every two GEMVs, then
+// with x quantized once before the timed launches), and the GEMM at batch
+// 64, beside a copy of each matrix's bytes timed as the ceiling's is (the
+// default call also as a fraction of that copy); with --k, of rows
 // of K values (8192 otherwise; types whose block does not divide K are
 // left out); with --rows, of N rows each (as many as fill a matrix
 // otherwise), so that a model's own shapes can be measured. Seven matrices of N rows must outgrow the L2 for the figure to
@@ -133,13 +135,13 @@ std::string Batch1Target(GgmlType type, double ceiling) {
   return text;
 }
 
-// How the expert GEMV's inputs come about, one column each: its ids from
-// a kernel just before and its own quantizer (ExpertGemv's defaults); the
-// same with settled ids; settled ids, the quantizer
-// (QuantizeExpertActivations) shared by two GEMVs, as an MoE layer's gate
-// and up projections can share it; and the GEMV alone, its activations
-// quantized once before the timed launches.
-enum class ExpertFeed { kOwnQuantizer, kSettled, kSharedQuantizer, kAlone };
+// How a GEMV's inputs come about, one column each: its own quantizer (and,
+// for the expert GEMV, its ids from a kernel just before: ExpertGemv's
+// defaults); the expert GEMV's the same with settled ids; settled ids and
+// the quantizer (QuantizeExpertActivations, QuantizeActivations) shared by
+// two GEMVs, as a layer's gate and up projections can share it; and the
+// GEMV alone, its activations quantized once before the timed launches.
+enum class Feed { kOwnQuantizer, kSettled, kSharedQuantizer, kAlone };
 
 // Whether the table has a row for `type`: a keep-quant GEMV type of the
 // CUDA build, or F16 and BF16.
@@ -291,7 +293,9 @@ int main(int argc, char** argv) {
     std::printf("\n");
   } else if (!gemv_batches.empty()) {
     std::printf("%-8s %6s %8s | %8s %5s", "type", "N", "MB/mat", "copy GB/s", "ceil");
-    for (int batch : gemv_batches) std::printf(" | b%d GB/s  ceil  copy", batch);
+    for (int batch : gemv_batches) {
+      std::printf(" | b%d GB/s  ceil  copy | shared q  ceil | alone  ceil", batch);
+    }
     std::printf(" | gemm TF/s\n");
   } else {
     std::printf("%-8s %6s %8s | %8s %5s %18s %6s | %8s %5s |", "type", "N", "MB/mat", "b1 GB/s", "ceil", "target",
@@ -331,9 +335,19 @@ int main(int argc, char** argv) {
       args.y = static_cast<float*>(y.data);
       return args;
     };
-    auto gemv = [&](int batch) {
+    // The GEMV fed as `feed` says (kOwnQuantizer, kSharedQuantizer or
+    // kAlone).
+    auto gemv = [&](int batch, Feed feed = Feed::kOwnQuantizer) {
+      if (feed == Feed::kAlone) {
+        CheckLaunch(vt::gpu::QuantizeActivations(matrix(0, batch), workspace.data, workspace_bytes, nullptr));
+      }
       return MedianMs(launches, [&](int i) {
-        CheckLaunch(vt::gpu::Gemv(matrix(i, batch), workspace.data, workspace_bytes, nullptr));
+        vt::gpu::GemvArgs args = matrix(i, batch);
+        if (feed == Feed::kSharedQuantizer && i % 2 == 0) {
+          CheckLaunch(vt::gpu::QuantizeActivations(args, workspace.data, workspace_bytes, nullptr));
+        }
+        args.x_quantized = feed == Feed::kSharedQuantizer || feed == Feed::kAlone;
+        CheckLaunch(vt::gpu::Gemv(args, workspace.data, workspace_bytes, nullptr));
       });
     };
     const int64_t values = rows * k;
@@ -345,7 +359,7 @@ int main(int argc, char** argv) {
     };
     // MoE: a DeepSeek-V3-shaped tower (256 experts of 2048 x 7168), eight
     // distinct experts per launch, a different eight each time. Four ways
-    // (ExpertFeed): the ids are uploaded by a copy before the first launch,
+    // (Feed): the ids are uploaded by a copy before the first launch,
     // so ids_settled is true to its contract.
     constexpr int64_t kExperts = 256, kExpertRows = 2048, kExpertK = 7168;
     const int64_t expert_bytes = vt::gpu::RowBytes(type, kExpertK) * kExpertRows;
@@ -369,7 +383,7 @@ int main(int argc, char** argv) {
       }
       DeviceMemory device_ids(ids.size() * sizeof(int32_t));
       Check(cudaMemcpy(device_ids.data, ids.data(), ids.size() * sizeof(int32_t), cudaMemcpyHostToDevice), "upload");
-      auto expert_ms = [&](ExpertFeed feed) {
+      auto expert_ms = [&](Feed feed) {
         auto args_of = [&](int i) {
           vt::gpu::ExpertGemvArgs args;
           args.type = type;
@@ -381,23 +395,22 @@ int main(int argc, char** argv) {
           args.count = 8;
           args.x = static_cast<const float*>(x.data);
           args.y = static_cast<float*>(y.data);
-          args.ids_settled = feed != ExpertFeed::kOwnQuantizer;
-          args.x_quantized = feed == ExpertFeed::kSharedQuantizer || feed == ExpertFeed::kAlone;
+          args.ids_settled = feed != Feed::kOwnQuantizer;
+          args.x_quantized = feed == Feed::kSharedQuantizer || feed == Feed::kAlone;
           return args;
         };
-        if (feed == ExpertFeed::kAlone) {
+        if (feed == Feed::kAlone) {
           CheckLaunch(vt::gpu::QuantizeExpertActivations(args_of(0), workspace.data, workspace_bytes, nullptr));
         }
         return MedianMs(launches, [&](int i) {
           const vt::gpu::ExpertGemvArgs args = args_of(i);
-          if (feed == ExpertFeed::kSharedQuantizer && i % 2 == 0) {
+          if (feed == Feed::kSharedQuantizer && i % 2 == 0) {
             CheckLaunch(vt::gpu::QuantizeExpertActivations(args, workspace.data, workspace_bytes, nullptr));
           }
           CheckLaunch(vt::gpu::ExpertGemv(args, workspace.data, workspace_bytes, nullptr));
         });
       };
-      for (ExpertFeed feed : {ExpertFeed::kOwnQuantizer, ExpertFeed::kSettled, ExpertFeed::kSharedQuantizer,
-                              ExpertFeed::kAlone}) {
+      for (Feed feed : {Feed::kOwnQuantizer, Feed::kSettled, Feed::kSharedQuantizer, Feed::kAlone}) {
         moe[static_cast<int>(feed)] = 8.0 * static_cast<double>(expert_bytes) / (expert_ms(feed) * 1e6);
       }
       return moe;
@@ -418,6 +431,10 @@ int main(int argc, char** argv) {
       for (int batch : gemv_batches) {
         const double gbps = matrix_bytes / (gemv(batch) * 1e6);
         std::printf(" | %8.0f %5.2f %5.2f", gbps, gbps / ceiling, gbps / copy);
+        for (Feed feed : {Feed::kSharedQuantizer, Feed::kAlone}) {
+          const double fed = matrix_bytes / (gemv(batch, feed) * 1e6);
+          std::printf(" | %8.0f %5.2f", fed, fed / ceiling);
+        }
       }
       if (rows <= kGemmRows) {
         std::printf(" | %9.1f\n", gemm_tflops());

@@ -583,12 +583,37 @@ cudaError_t FloatMmaAtBatchOne(const GemvParams& p, bool& yes) {
 }
 #endif
 
-// How an expert GEMV's inputs came about (ExpertGemvArgs' ids_settled and
-// x_quantized); a plain GEMV takes the defaults.
+// How a GEMV's inputs came about (ExpertGemvArgs' ids_settled and
+// x_quantized, MatmulArgs' x_quantized); a plain GEMV's ids_settled and a
+// GEMM pass's both take the defaults.
 struct ExpertInputs {
   bool ids_settled = false;
   bool x_quantized = false;
 };
+
+// Whether the GEMV of T over p, with `activations` of them (1 for an expert
+// GEMV's shared x), runs on the tensor cores; its activations then take
+// T's tensor-core layout, one tile of them.
+template <GgmlType T>
+bool OnTensorCores(const GemvParams& p, int activations) {
+  return kTensorCoreGemv<T> && p.row_bytes <= std::numeric_limits<int>::max() &&
+         (p.ids == nullptr ? p.batch >= kTensorCoreMinBatch<T> : TensorCoreExpert<T>(activations));
+}
+
+// Queues the quantizer alone of the GEMV of T over p (a block type), as
+// QuantizeActivations and QuantizeExpertActivations do for callers that
+// share it; `entry` names the caller in errors.
+template <GgmlType T>
+LaunchStatus QueueSharedQuantizer(GemvParams p, int activations, void* workspace, cudaStream_t stream,
+                                  const char* entry) {
+  const cudaError_t queued =
+      OnTensorCores<T>(p, activations)
+          ? QueueQuantizer(p, kTensorCoreGemvLayout<T>, activations, kQ8TileColumns, 0, workspace, stream, false,
+                           kTensorCoreGroupRuns<T>)
+          : QueueQuantizer(p, kDp4aGemvLayout<T>, activations, activations, 0, workspace, stream);
+  if (queued != cudaSuccess) return {std::string(entry) + ": launch failed: " + cudaGetErrorString(queued)};
+  return LastLaunch(entry);
+}
 
 // Quantizes the activations (integer path; not with inputs.x_quantized,
 // whose workspace holds them already) and launches the GEMV of type T.
@@ -596,8 +621,7 @@ template <GgmlType T>
 LaunchStatus LaunchGemv(GemvParams p, int activations, int slots, void* workspace, cudaStream_t stream,
                         const char* entry, ExpertInputs inputs = {}) {
   static_assert(kTensorCoreGroupRuns<T> <= kMaxGroupRuns, "a group a warp can quantize");
-  const bool tensor_cores = kTensorCoreGemv<T> && p.row_bytes <= std::numeric_limits<int>::max() &&
-                            (p.ids == nullptr ? p.batch >= kTensorCoreMinBatch<T> : TensorCoreExpert<T>(activations));
+  const bool tensor_cores = OnTensorCores<T>(p, activations);
   // An expert GEMV of a type that reads W before its wait in the plain
   // GEMV reads its ids and weights early too: with settled ids behind a
   // quantizer (if any) that releases it at once, as there; otherwise behind
@@ -834,7 +858,22 @@ LaunchStatus Gemv(const GemvArgs& a, void* workspace, size_t workspace_bytes, St
   if (std::string error = CheckGemv(a, workspace, workspace_bytes); !error.empty()) return {error};
   const GemvParams p = MatmulParams(a, 0, a.batch);
   return DispatchDecoded(a.type, [&](auto tag) {
-    return LaunchGemv<decltype(tag)::value>(p, a.batch, 1, workspace, static_cast<cudaStream_t>(stream), "Gemv");
+    return LaunchGemv<decltype(tag)::value>(p, a.batch, 1, workspace, static_cast<cudaStream_t>(stream), "Gemv",
+                                            {.x_quantized = a.x_quantized});
+  });
+}
+
+LaunchStatus QuantizeActivations(const GemvArgs& a, void* workspace, size_t workspace_bytes, StreamHandle stream) {
+  const char* entry = "QuantizeActivations";
+  if (std::string error = CheckGemv(a, workspace, workspace_bytes, entry); !error.empty()) return {error};
+  return DispatchDecoded(a.type, [&](auto tag) -> LaunchStatus {
+    constexpr GgmlType T = decltype(tag)::value;
+    if constexpr (!kUsesIntegerGemv<T>) {
+      return {};
+    } else {
+      return QueueSharedQuantizer<T>(MatmulParams(a, 0, a.batch), a.batch, workspace,
+                                     static_cast<cudaStream_t>(stream), entry);
+    }
   });
 }
 
@@ -858,17 +897,8 @@ LaunchStatus QuantizeExpertActivations(const ExpertGemvArgs& a, void* workspace,
     if constexpr (!kUsesIntegerGemv<T>) {
       return {};
     } else {
-      GemvParams p = ExpertParams(a);
-      const cudaError_t queued =
-          TensorCoreExpert<T>(activations)
-              ? QueueQuantizer(p, kTensorCoreGemvLayout<T>, activations, kQ8TileColumns, 0, workspace,
-                               static_cast<cudaStream_t>(stream), false, kTensorCoreGroupRuns<T>)
-              : QueueQuantizer(p, kDp4aGemvLayout<T>, activations, activations, 0, workspace,
-                               static_cast<cudaStream_t>(stream));
-      if (queued != cudaSuccess) {
-        return {std::string(entry) + ": launch failed: " + cudaGetErrorString(queued)};
-      }
-      return LastLaunch(entry);
+      return QueueSharedQuantizer<T>(ExpertParams(a), activations, workspace, static_cast<cudaStream_t>(stream),
+                                     entry);
     }
   });
 }

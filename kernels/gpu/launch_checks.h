@@ -75,9 +75,11 @@ inline size_t WorkspaceFor(GgmlType type, int64_t k, int activations) {
   return UsesIntegerGemv(type) ? GemvWorkspaceBytes(k, activations) : 0;
 }
 
-inline std::string CheckGemv(const GemvArgs& a, const void* workspace, size_t workspace_bytes) {
+// entry: the function named in the errors (Gemv, or QuantizeActivations,
+// which takes the same arguments).
+inline std::string CheckGemv(const GemvArgs& a, const void* workspace, size_t workspace_bytes,
+                             const char* entry = "Gemv") {
   using namespace launch_checks_detail;
-  const char* entry = "Gemv";
   const std::string type_error = TypeError(entry, a.type, ExpandTypes());
   if (!type_error.empty()) return type_error;
   if (a.batch < 1 || a.batch > kMaxGemvBatch) {
@@ -117,6 +119,7 @@ inline std::string CheckGemm(const GemmArgs& a, const void* workspace, size_t wo
     return std::string(entry) + ": batch = " + std::to_string(a.batch) + " is outside 1.." + std::to_string(65535 * 32);
   }
   if (a.rows <= 0 || a.rows > INT32_MAX) return std::string(entry) + ": rows = " + std::to_string(a.rows) + " is out of range";
+  if (a.x_quantized) return std::string(entry) + ": x_quantized is true, but only Gemv reads x quantized ahead";
   const size_t workspace_needed = UsesIntegerGemv(a.type) ? GemmWorkspaceBytes(a.k) : 0;
   return First({WholeBlocks(entry, "k", a.k, a.type), Pointer(entry, "weights", a.weights, true),
                 Pointer(entry, "x", a.x, true), Pointer(entry, "y", a.y, false),

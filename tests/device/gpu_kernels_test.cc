@@ -129,6 +129,27 @@ struct GemvShape {
   int batch;
 };
 
+// Outputs of a GEMV (`got`: activation after activation of `rows`) off the
+// CPU reference: row r of `w_values` (dequantized, rows x k) dotted with
+// activation b of x ([batch][k]), within ExpectedDot's bound (`integer`:
+// the int8 path's). Reports the first three, after `context`.
+int GemvMismatches(GgmlType type, const std::vector<float>& got, const std::vector<float>& w_values, const float* x,
+                   int64_t rows, int64_t k, int batch, bool integer, const std::string& context = "") {
+  int failures = 0;
+  for (int b = 0; b < batch; ++b) {
+    for (int64_t r = 0; r < rows; ++r) {
+      const testing::Expected e =
+          testing::ExpectedDot(w_values.data() + r * k, x + b * k, k, integer, testing::ActivationRun(type));
+      const float g = got[static_cast<size_t>(b * rows + r)];
+      if (!(std::fabs(g - e.value) <= e.tolerance) && ++failures <= 3) {
+        UNSCOPED_INFO(context << "activation " << b << " row " << r << ": got " << g << ", want " << e.value
+                              << " +- " << e.tolerance);
+      }
+    }
+  }
+  return failures;
+}
+
 // Runs the GEMV on random weights and activations (`given_x` instead, if
 // set: k * batch floats) and checks every output against the float64 dot of
 // the CPU-dequantized row with x.
@@ -151,22 +172,8 @@ void CheckGemv(GgmlType type, GemvShape shape, std::mt19937_64& rng, const std::
   const gpu::LaunchStatus status = gpu::Gemv(args, workspace.get(), workspace_bytes, nullptr);
   INFO(status.error);
   REQUIRE(status.ok());
-  const std::vector<float> got = y.Download();
-  int failures = 0;
-  for (int b = 0; b < shape.batch; ++b) {
-    for (int64_t r = 0; r < shape.rows; ++r) {
-      const testing::Expected e = testing::ExpectedDot(w_values.data() + r * k, x.data() + b * k, k,
-                                                       gpu::UsesIntegerGemv(type), testing::ActivationRun(type));
-      const float g = got[static_cast<size_t>(b * shape.rows + r)];
-      if (!(std::fabs(g - e.value) <= e.tolerance)) {
-        if (++failures <= 3) {
-          UNSCOPED_INFO("row " << r << " batch " << b << ": got " << g << ", want " << e.value << " +- "
-                               << e.tolerance);
-        }
-      }
-    }
-  }
-  CHECK(failures == 0);
+  CHECK(GemvMismatches(type, y.Download(), w_values, x.data(), shape.rows, k, shape.batch,
+                       gpu::UsesIntegerGemv(type)) == 0);
 }
 
 TEST_CASE("GEMV matches the CPU kernels' dequantized dot, every decoded type, batch 1 to 8", "[gpu][gemv]") {
@@ -331,20 +338,74 @@ TEST_CASE("back-to-back GEMVs on one workspace each see their own activations", 
     }
     int failures = 0;
     for (int i = 0; i < kLaunches; ++i) {
-      const std::vector<float> got = ys[i]->Download();
-      for (int b = 0; b <= i % 2; ++b) {
-        for (int64_t r = 0; r < kRows; ++r) {
-          const testing::Expected e = testing::ExpectedDot(w_values.data() + r * kK, xs[i].data() + b * kK, kK, true,
-                                                           testing::ActivationRun(type));
-          const float g = got[static_cast<size_t>(b * kRows + r)];
-          if (!(std::fabs(g - e.value) <= e.tolerance) && ++failures <= 3) {
-            UNSCOPED_INFO("launch " << i << " activation " << b << " row " << r << ": got " << g << ", want "
-                                    << e.value << " +- " << e.tolerance);
-          }
-        }
-      }
+      failures += GemvMismatches(type, ys[i]->Download(), w_values, xs[i].data(), kRows, kK, 1 + i % 2, true,
+                                 "launch " + std::to_string(i) + " ");
     }
     CHECK(failures == 0);
+  }
+}
+
+// GEMVs that share one quantizer (x_quantized): QuantizeActivations
+// quantizes x, a copy then writes another x over it, and three GEMVs of
+// different weights with x_quantized must multiply the x that was
+// quantized (the plain floats, which read x, the new one). Types of each
+// path: read straight from memory and early (Q4_K, MXFP4, IQ4_NL), staged
+// (Q6_K, Q8_0), the two-activation kernel (IQ2_XS), the tensor cores from
+// batch 1 (TQ1_0) and, at batch 2 or 8, from a later batch (Q8_0, MXFP4,
+// Q4_K, IQ4_NL), and F16; 45 rows of 520 chunks split k over clusters at
+// batch 1 (Q4_K, MXFP4, IQ4_NL, Q6_K).
+TEST_CASE("GEMVs with x_quantized multiply the x QuantizeActivations quantized", "[gpu][gemv]") {
+  const uint64_t seed = FreshSeed();
+  INFO("seed " << seed);
+  std::mt19937_64 rng(seed);
+  constexpr int kGemvs = 3;
+  for (GgmlType type : {GgmlType::kQ4_K, GgmlType::kMXFP4, GgmlType::kIQ4_NL, GgmlType::kQ6_K, GgmlType::kQ8_0,
+                        GgmlType::kIQ2_XS, GgmlType::kTQ1_0, GgmlType::kF16}) {
+    for (const auto& [rows, k] : {std::pair<int64_t, int64_t>{300, 4096}, {45, 16640}}) {
+      std::vector<std::vector<float>> w_values;
+      std::vector<std::unique_ptr<DeviceArray<uint8_t>>> device_w;
+      for (int g = 0; g < kGemvs; ++g) {
+        const std::vector<uint8_t> w = testing::RandomBlocks(type, rows * k, rng);
+        w_values.push_back(testing::Dequantized(type, w, rows * k));
+        device_w.push_back(std::make_unique<DeviceArray<uint8_t>>(w));
+      }
+      for (int batch : {1, 2, 8}) {
+        CAPTURE(NameOf(type), rows, k, batch);
+        const std::vector<float> x_quantized = testing::RandomFloats(static_cast<size_t>(k * batch), rng);
+        const std::vector<float> x_later = testing::RandomFloats(static_cast<size_t>(k * batch), rng);
+        DeviceArray<float> device_x(x_quantized);
+        DeviceArray<float> later(x_later);
+        const size_t workspace_bytes = gpu::GemvWorkspaceBytes(k, batch);
+        DeviceArray<uint8_t> workspace(workspace_bytes);
+        std::vector<std::unique_ptr<DeviceArray<float>>> ys;
+        for (int g = 0; g < kGemvs; ++g) {
+          ys.push_back(std::make_unique<DeviceArray<float>>(static_cast<size_t>(rows * batch)));
+          ys.back()->Poison(kPoisonByte);
+        }
+        const gpu::LaunchStatus quantized = gpu::QuantizeActivations(
+            Matmul(type, device_w[0]->get(), rows, k, device_x.get(), batch, ys[0]->get()), workspace.get(),
+            workspace_bytes, nullptr);
+        INFO(quantized.error);
+        REQUIRE(quantized.ok());
+        testing::CheckGpu(cudaMemcpyAsync(device_x.get(), later.get(), later.Bytes(), cudaMemcpyDeviceToDevice,
+                                          nullptr),
+                          "copy");
+        for (int g = 0; g < kGemvs; ++g) {
+          gpu::GemvArgs args = Matmul(type, device_w[g]->get(), rows, k, device_x.get(), batch, ys[g]->get());
+          args.x_quantized = true;
+          const gpu::LaunchStatus status = gpu::Gemv(args, workspace.get(), workspace_bytes, nullptr);
+          INFO(status.error);
+          REQUIRE(status.ok());
+        }
+        const bool integer = gpu::UsesIntegerGemv(type);
+        int failures = 0;
+        for (int g = 0; g < kGemvs; ++g) {
+          failures += GemvMismatches(type, ys[g]->Download(), w_values[g], (integer ? x_quantized : x_later).data(),
+                                     rows, k, batch, integer, "GEMV " + std::to_string(g) + " ");
+        }
+        CHECK(failures == 0);
+      }
+    }
   }
 }
 

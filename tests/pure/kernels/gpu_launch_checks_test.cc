@@ -72,6 +72,16 @@ TEST_CASE("Gemv refuses bad shapes, pointers and workspaces", "[kernels][gpu]") 
   a = ValidGemv();
   a.type = GgmlType::kBF16;
   CHECK(CheckGemv(a, nullptr, 0).empty());
+  // QuantizeActivations takes Gemv's arguments and checks, under its own name.
+  a = ValidGemv();
+  a.x = nullptr;
+  CHECK(CheckGemv(a, workspace, enough, "QuantizeActivations") == "QuantizeActivations: x is null");
+  CHECK(CheckGemv(ValidGemv(), workspace, enough - 16, "QuantizeActivations") ==
+        "QuantizeActivations: workspace holds " + std::to_string(enough - 16) + " bytes, needs " +
+            std::to_string(enough) + " (GemvWorkspaceBytes)");
+  a = ValidGemv();
+  a.x_quantized = true;
+  CHECK(CheckGemv(a, workspace, enough).empty());
 }
 
 TEST_CASE("Gemm takes any batch and refuses bad shapes and workspaces", "[kernels][gpu]") {
@@ -103,6 +113,10 @@ TEST_CASE("Gemm takes any batch and refuses bad shapes and workspaces", "[kernel
   a = ValidGemv();
   a.type = GgmlType::kF16;
   CHECK(CheckGemm(a, nullptr, 0).empty());
+  // Only Gemv reads x quantized ahead (QuantizeActivations).
+  a = ValidGemv();
+  a.x_quantized = true;
+  CHECK(CheckGemm(a, workspace, enough) == "Gemm: x_quantized is true, but only Gemv reads x quantized ahead");
 }
 
 TEST_CASE("ExpertGemv refuses bad counts and towers", "[kernels][gpu]") {

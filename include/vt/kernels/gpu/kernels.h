@@ -41,6 +41,15 @@ struct MatmulArgs {
   const float* x = nullptr;  // [batch][k], 16-byte aligned
   int batch = 1;
   float* y = nullptr;        // [batch][rows]
+  // Gemv only (Gemm refuses it): the workspace already holds x as
+  // QuantizeActivations queued it for the same type, k, batch and x, and
+  // nothing has written the workspace since. A block type then launches no
+  // quantizer of its own, so GEMVs that multiply one x (a layer's q, k and
+  // v projections, or its gate and up ones, where they share a type) can
+  // share one (a GEMV on tensor cores still launches a small kernel that
+  // zeroes y, which it adds into). The plain floats read x either way, so x
+  // is still required.
+  bool x_quantized = false;
 };
 
 // Decode, batch 1-8: the weights are read once for the whole batch. Block
@@ -143,6 +152,12 @@ constexpr size_t GemvWorkspaceBytes(int64_t k, int activations) {
 // kernel queued before the call has finished, so a kernel before the call may
 // still be reading y.
 LaunchStatus Gemv(const GemvArgs& args, void* workspace, size_t workspace_bytes, StreamHandle stream);
+// Queues the quantizer of Gemv(args) alone: args.x into `workspace`, laid
+// out as the GEMV of args.type at args.batch reads it, for Gemv calls with
+// x_quantized (see there). It checks args as Gemv does; for the plain
+// floats it queues nothing. Like Gemv's own, it writes the workspace only
+// after every kernel queued before it has finished.
+LaunchStatus QuantizeActivations(const GemvArgs& args, void* workspace, size_t workspace_bytes, StreamHandle stream);
 LaunchStatus ExpertGemv(const ExpertGemvArgs& args, void* workspace, size_t workspace_bytes, StreamHandle stream);
 // Queues the quantizer of ExpertGemv(args) alone: args.x into `workspace`,
 // laid out as the expert GEMV of args.type reads it, for ExpertGemv calls
