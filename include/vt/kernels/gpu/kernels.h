@@ -136,8 +136,8 @@ constexpr size_t GemvWorkspaceBytes(int64_t k, int activations) {
   return (codes + 15) / 16 * 16 + codes / 32 * 16;
 }
 
-// Each GEMV and GEMM of a block type quantizes x in a launch of its own, and
-// its main kernel may start while the kernels queued before it in `stream`
+// Each GEMV and GEMM of a block type quantizes x in a launch of its own
+// (but a Gemv with x_quantized), and its main kernel may start while the kernels queued before it in `stream`
 // finish (CUDA's programmatic dependent launch). Gemv and Gemm of block types
 // read W before they wait for them (on CUDA's tensor cores at any batch;
 // below them, at batch 1-2, most block types), so the call must not overlap
