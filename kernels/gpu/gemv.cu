@@ -586,7 +586,7 @@ cudaError_t FloatMmaAtBatchOne(const GemvParams& p, bool& yes) {
 // How a GEMV's inputs came about (ExpertGemvArgs' ids_settled and
 // x_quantized, MatmulArgs' x_quantized); a plain GEMV's ids_settled and a
 // GEMM pass's both take the defaults.
-struct ExpertInputs {
+struct GemvInputs {
   bool ids_settled = false;
   bool x_quantized = false;
 };
@@ -619,7 +619,7 @@ LaunchStatus QueueSharedQuantizer(GemvParams p, int activations, void* workspace
 // whose workspace holds them already) and launches the GEMV of type T.
 template <GgmlType T>
 LaunchStatus LaunchGemv(GemvParams p, int activations, int slots, void* workspace, cudaStream_t stream,
-                        const char* entry, ExpertInputs inputs = {}) {
+                        const char* entry, GemvInputs inputs = {}) {
   static_assert(kTensorCoreGroupRuns<T> <= kMaxGroupRuns, "a group a warp can quantize");
   const bool tensor_cores = OnTensorCores<T>(p, activations);
   // An expert GEMV of a type that reads W before its wait in the plain

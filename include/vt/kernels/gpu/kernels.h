@@ -137,13 +137,14 @@ constexpr size_t GemvWorkspaceBytes(int64_t k, int activations) {
 }
 
 // Each GEMV and GEMM of a block type quantizes x in a launch of its own
-// (but a Gemv with x_quantized), and its main kernel may start while the kernels queued before it in `stream`
-// finish (CUDA's programmatic dependent launch). Gemv and Gemm of block types
-// read W before they wait for them (on CUDA's tensor cores at any batch;
-// below them, at batch 1-2, most block types), so the call must not overlap
-// the end of a kernel that writes W: write W with a copy, or queue something
-// that is not a programmatic launch (a copy, an event wait, a plain kernel)
-// between its writer and the call. vt's own kernels never write block-type
+// (but a Gemv with x_quantized), and its main kernel may start while the
+// kernels queued before it in `stream` finish (CUDA's programmatic
+// dependent launch). Gemv and Gemm of block types read W before they wait
+// for them (on CUDA's tensor cores at any batch; below them, at batch 1-2,
+// most block types), so the call must not overlap the end of a kernel that
+// writes W: write W with a copy, or queue something that is not a
+// programmatic launch (a copy, an event wait, a plain kernel) between its
+// writer and the call. vt's own kernels never write block-type
 // weights. ExpertGemv asks the same of W and its ids when ids_settled is
 // true, and then reads both early as Gemv reads W; when it is false, it asks
 // nothing of the kind: where it reads its ids and W early, its main kernel
