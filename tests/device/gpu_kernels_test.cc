@@ -432,6 +432,31 @@ void QueueExpertGemv(const gpu::ExpertGemvArgs& args, bool quantize_first, void*
 // ExpectedDot's bound (`integer`: the int8 path's). A bad id (outside
 // 0 .. experts - 1) must give NaN rows that are not the poison. Reports
 // the first three rows off, after `context`.
+// An expert GEMV's random activations (one x, or one a slot unless
+// `shared_x`), its y (poisoned) and its workspace.
+struct ExpertBuffers {
+  ExpertBuffers(int64_t k_values, int count, int64_t rows, bool one_x, std::mt19937_64& rng)
+      : k(k_values),
+        shared_x(one_x),
+        x(testing::RandomFloats(static_cast<size_t>(k * (shared_x ? 1 : count)), rng)),
+        device_x(x),
+        y(static_cast<size_t>(count * rows)),
+        workspace_bytes(gpu::GemvWorkspaceBytes(k, shared_x ? 1 : count)),
+        workspace(workspace_bytes) {
+    y.Poison(kPoisonByte);
+  }
+  // The activation slot s multiplies.
+  const float* SlotX(int s) const { return x.data() + (shared_x ? 0 : s * k); }
+
+  int64_t k;
+  bool shared_x;
+  std::vector<float> x;
+  DeviceArray<float> device_x;
+  DeviceArray<float> y;
+  size_t workspace_bytes;
+  DeviceArray<uint8_t> workspace;
+};
+
 struct ExpertRowsResult {
   int failures = 0, nan_rows = 0;
 };
@@ -489,20 +514,15 @@ TEST_CASE("expert GEMV computes the selected experts in one launch; a bad id giv
            {Feed{true, false, false}, {false, false, false}, {true, true, false}, {true, false, true},
             {false, true, true}}) {
         CAPTURE(NameOf(type), count, shared_x, ids_settled, x_quantized);
-        const std::vector<float> x = testing::RandomFloats(static_cast<size_t>(k * (shared_x ? 1 : count)), rng);
-        DeviceArray<float> device_x(x);
-        DeviceArray<float> y(static_cast<size_t>(count * kRows));
-        y.Poison(kPoisonByte);
-        const size_t workspace_bytes = gpu::GemvWorkspaceBytes(k, shared_x ? 1 : count);
-        DeviceArray<uint8_t> workspace(workspace_bytes);
+        ExpertBuffers b(k, count, kRows, shared_x, rng);
         const gpu::ExpertGemvArgs args{.type = type, .tower = device_tower.get(), .experts = kExperts, .rows = kRows,
-                                       .k = k, .ids = device_ids.get(), .count = count, .x = device_x.get(),
-                                       .shared_x = shared_x, .y = y.get(), .ids_settled = ids_settled,
+                                       .k = k, .ids = device_ids.get(), .count = count, .x = b.device_x.get(),
+                                       .shared_x = shared_x, .y = b.y.get(), .ids_settled = ids_settled,
                                        .x_quantized = x_quantized};
-        QueueExpertGemv(args, x_quantized, workspace.get(), workspace_bytes);
+        QueueExpertGemv(args, x_quantized, b.workspace.get(), b.workspace_bytes);
         const ExpertRowsResult checked =
-            CheckExpertRows(type, y.Download(), ids, kExperts, kRows, k, w_values,
-                            [&](int s) { return x.data() + (shared_x ? 0 : s * k); }, gpu::UsesIntegerGemv(type));
+            CheckExpertRows(type, b.y.Download(), ids, kExperts, kRows, k, w_values,
+                            [&](int s) { return b.SlotX(s); }, gpu::UsesIntegerGemv(type));
         CHECK(checked.failures == 0);
         CHECK(checked.nan_rows == 2 * kRows);
       }
@@ -697,20 +717,14 @@ TEST_CASE("expert GEMV over k of 16 to 1032 chunks and rows that leave warps idl
       DeviceArray<int32_t> device_ids(ids);
       for (const bool shared_x : {false, true}) {
         CAPTURE(NameOf(type), k, shared_x);
-        const std::vector<float> x = testing::RandomFloats(static_cast<size_t>(k * (shared_x ? 1 : count)), rng);
-        DeviceArray<float> device_x(x);
-        DeviceArray<float> y(static_cast<size_t>(count * kRows));
-        y.Poison(kPoisonByte);
-        const size_t workspace_bytes = gpu::GemvWorkspaceBytes(k, shared_x ? 1 : count);
-        DeviceArray<uint8_t> workspace(workspace_bytes);
+        ExpertBuffers b(k, count, kRows, shared_x, rng);
         const gpu::ExpertGemvArgs args{.type = type, .tower = device_tower.get(), .experts = kExperts,
                                        .rows = kRows, .k = k, .ids = device_ids.get(), .count = count,
-                                       .x = device_x.get(), .shared_x = shared_x, .y = y.get(),
+                                       .x = b.device_x.get(), .shared_x = shared_x, .y = b.y.get(),
                                        .ids_settled = shared_x};
-        QueueExpertGemv(args, false, workspace.get(), workspace_bytes);
-        const ExpertRowsResult checked =
-            CheckExpertRows(type, y.Download(), ids, kExperts, kRows, k, w_values,
-                            [&](int s) { return x.data() + (shared_x ? 0 : s * k); }, true);
+        QueueExpertGemv(args, false, b.workspace.get(), b.workspace_bytes);
+        const ExpertRowsResult checked = CheckExpertRows(type, b.y.Download(), ids, kExperts, kRows, k, w_values,
+                                                         [&](int s) { return b.SlotX(s); }, true);
         CHECK(checked.failures == 0);
         CHECK(checked.nan_rows == kRows);
       }
