@@ -21,8 +21,9 @@
 // default call also as a fraction of that copy); with --k, of rows
 // of K values (8192 otherwise; types whose block does not divide K are
 // left out); with --rows, of N rows each (as many as fill a matrix
-// otherwise), so that a model's own shapes can be measured. Seven matrices of N rows must outgrow the L2 for the figure to
-// be read from HBM. The full table is always of k = 8192, the peer's shape.
+// otherwise), so that a model's own shapes can be measured. Seven
+// matrices of N rows must outgrow the L2 for the figure to be read from
+// HBM. The full table is always of k = 8192, the peer's shape.
 // --expert prints only the expert GEMV's four columns.
 #include <algorithm>
 #include <array>

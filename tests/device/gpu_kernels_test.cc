@@ -426,12 +426,6 @@ void QueueExpertGemv(const gpu::ExpertGemvArgs& args, bool quantize_first, void*
   REQUIRE(status.ok());
 }
 
-// An expert GEMV's y (`got`, slot after slot of `rows`) against the CPU
-// reference: slot s's rows of expert ids[s] in `w_values` (the tower
-// dequantized, experts x rows x k) dotted with x_of_slot(s), within
-// ExpectedDot's bound (`integer`: the int8 path's). A bad id (outside
-// 0 .. experts - 1) must give NaN rows that are not the poison. Reports
-// the first three rows off, after `context`.
 // An expert GEMV's random activations (one x, or one a slot unless
 // `shared_x`), its y (poisoned) and its workspace.
 struct ExpertBuffers {
@@ -457,6 +451,12 @@ struct ExpertBuffers {
   DeviceArray<uint8_t> workspace;
 };
 
+// An expert GEMV's y (`got`, slot after slot of `rows`) against the CPU
+// reference: slot s's rows of expert ids[s] in `w_values` (the tower
+// dequantized, experts x rows x k) dotted with x_of_slot(s), within
+// ExpectedDot's bound (`integer`: the int8 path's). A bad id (outside
+// 0 .. experts - 1) must give NaN rows that are not the poison. Reports
+// the first three rows off, after `context`.
 struct ExpertRowsResult {
   int failures = 0, nan_rows = 0;
 };
