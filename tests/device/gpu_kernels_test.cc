@@ -129,22 +129,29 @@ struct GemvShape {
   int batch;
 };
 
+// Counts `got` in `failures` where it is off the CPU reference: w_row
+// (dequantized) dotted with x over k, within ExpectedDot's bound
+// (`integer`: the int8 path's). Reports the first three, each after
+// where().
+template <typename Where>
+void CheckDot(GgmlType type, float got, const float* w_row, const float* x, int64_t k, bool integer, int& failures,
+              Where where) {
+  const testing::Expected e = testing::ExpectedDot(w_row, x, k, integer, testing::ActivationRun(type));
+  if (!(std::fabs(got - e.value) <= e.tolerance) && ++failures <= 3) {
+    UNSCOPED_INFO(where() << ": got " << got << ", want " << e.value << " +- " << e.tolerance);
+  }
+}
+
 // Outputs of a GEMV (`got`: activation after activation of `rows`) off the
-// CPU reference: row r of `w_values` (dequantized, rows x k) dotted with
-// activation b of x ([batch][k]), within ExpectedDot's bound (`integer`:
-// the int8 path's). Reports the first three, after `context`.
+// CPU reference (CheckDot): row r of `w_values` (dequantized, rows x k)
+// dotted with activation b of x ([batch][k]); reported after `context`.
 int GemvMismatches(GgmlType type, const std::vector<float>& got, const std::vector<float>& w_values, const float* x,
                    int64_t rows, int64_t k, int batch, bool integer, const std::string& context = "") {
   int failures = 0;
   for (int b = 0; b < batch; ++b) {
     for (int64_t r = 0; r < rows; ++r) {
-      const testing::Expected e =
-          testing::ExpectedDot(w_values.data() + r * k, x + b * k, k, integer, testing::ActivationRun(type));
-      const float g = got[static_cast<size_t>(b * rows + r)];
-      if (!(std::fabs(g - e.value) <= e.tolerance) && ++failures <= 3) {
-        UNSCOPED_INFO(context << "activation " << b << " row " << r << ": got " << g << ", want " << e.value
-                              << " +- " << e.tolerance);
-      }
+      CheckDot(type, got[static_cast<size_t>(b * rows + r)], w_values.data() + r * k, x + b * k, k, integer, failures,
+               [&] { return context + "activation " + std::to_string(b) + " row " + std::to_string(r); });
     }
   }
   return failures;
@@ -452,11 +459,10 @@ struct ExpertBuffers {
 };
 
 // An expert GEMV's y (`got`, slot after slot of `rows`) against the CPU
-// reference: slot s's rows of expert ids[s] in `w_values` (the tower
-// dequantized, experts x rows x k) dotted with x_of_slot(s), within
-// ExpectedDot's bound (`integer`: the int8 path's). A bad id (outside
-// 0 .. experts - 1) must give NaN rows that are not the poison. Reports
-// the first three rows off, after `context`.
+// reference (CheckDot): slot s's rows of expert ids[s] in `w_values` (the
+// tower dequantized, experts x rows x k) dotted with x_of_slot(s); reported
+// after `context`. A bad id (outside 0 .. experts - 1) must give NaN rows
+// that are not the poison.
 struct ExpertRowsResult {
   int failures = 0, nan_rows = 0;
 };
@@ -472,12 +478,10 @@ ExpertRowsResult CheckExpertRows(GgmlType type, const std::vector<float>& got, c
         result.nan_rows += std::isnan(g) && std::bit_cast<uint32_t>(g) != 0xFFFFFFFFu ? 1 : 0;
         continue;
       }
-      const testing::Expected e = testing::ExpectedDot(w_values.data() + (ids[s] * rows + r) * k, x_of_slot(s), k,
-                                                       integer, testing::ActivationRun(type));
-      if (!(std::fabs(g - e.value) <= e.tolerance) && ++result.failures <= 3) {
-        UNSCOPED_INFO(context << "slot " << s << " (expert " << ids[s] << ") row " << r << ": got " << g
-                              << ", want " << e.value << " +- " << e.tolerance);
-      }
+      CheckDot(type, g, w_values.data() + (ids[s] * rows + r) * k, x_of_slot(s), k, integer, result.failures, [&] {
+        return context + "slot " + std::to_string(s) + " (expert " + std::to_string(ids[s]) + ") row " +
+               std::to_string(r);
+      });
     }
   }
   return result;
