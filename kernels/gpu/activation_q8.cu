@@ -110,7 +110,11 @@ __device__ __forceinline__ void QuantizeGroups(const float* x, Q8Layout layout, 
     SixteenSumLimbs limbs;  // this lane's four sums of 16 codes, if any (lane < group_runs / 2)
 #pragma unroll
     for (int g = 0; g < kMaxGroupRuns; ++g) {
-      if (g >= group_runs) break;
+#if defined(VT_HIP)
+      if (g >= group_runs) continue;  // hipcc unrolls no loop with shuffles that has a second exit
+#else
+      if (g >= group_runs) break;  // the measured code (nvcc builds another loop from `continue`)
+#endif
       if constexpr (kBlockWords) {
         const GroupPlaces places = BlockWordsPlaces(group_runs, column, lane);
         const int64_t group_start = (tile * tile_runs + first_chunk * kQ8TileColumns) * kWarpSize;
