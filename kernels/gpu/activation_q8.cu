@@ -113,7 +113,7 @@ __device__ __forceinline__ void QuantizeGroups(const float* x, Q8Layout layout, 
 #if defined(VT_HIP)
       if (g >= group_runs) continue;  // hipcc unrolls no loop with shuffles that has a second exit
 #else
-      if (g >= group_runs) break;  // the measured code (nvcc builds another loop from `continue`)
+      if (g >= group_runs) break;  // nvcc compiles `continue` to other code, never measured
 #endif
       if constexpr (kBlockWords) {
         const GroupPlaces places = BlockWordsPlaces(group_runs, column, lane);
