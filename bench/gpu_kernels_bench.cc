@@ -144,6 +144,20 @@ std::string Batch1Target(GgmlType type, double ceiling) {
 // GEMV alone, its activations quantized once before the timed launches.
 enum class Feed { kOwnQuantizer, kSettled, kSharedQuantizer, kAlone };
 
+// The median ms a launch of `launch(args_of(i))` takes, fed as `feed`
+// says: for kAlone, `quantize` runs once before the timed launches; for
+// kSharedQuantizer, before every second launch, on that launch's args.
+// args_of sets the args' own feed fields (x_quantized, ids_settled).
+template <class ArgsOf, class Quantize, class Launch>
+double FedMs(int launches, Feed feed, ArgsOf&& args_of, Quantize&& quantize, Launch&& launch) {
+  if (feed == Feed::kAlone) quantize(args_of(0));
+  return MedianMs(launches, [&](int i) {
+    const auto args = args_of(i);
+    if (feed == Feed::kSharedQuantizer && i % 2 == 0) quantize(args);
+    launch(args);
+  });
+}
+
 // Whether the table has a row for `type`: a keep-quant GEMV type of the
 // CUDA build, or F16 and BF16.
 bool Measured(GgmlType type) {
@@ -339,17 +353,19 @@ int main(int argc, char** argv) {
     // The GEMV fed as `feed` says (kOwnQuantizer, kSharedQuantizer or
     // kAlone).
     auto gemv = [&](int batch, Feed feed = Feed::kOwnQuantizer) {
-      if (feed == Feed::kAlone) {
-        CheckLaunch(vt::gpu::QuantizeActivations(matrix(0, batch), workspace.data, workspace_bytes, nullptr));
-      }
-      return MedianMs(launches, [&](int i) {
-        vt::gpu::GemvArgs args = matrix(i, batch);
-        if (feed == Feed::kSharedQuantizer && i % 2 == 0) {
-          CheckLaunch(vt::gpu::QuantizeActivations(args, workspace.data, workspace_bytes, nullptr));
-        }
-        args.x_quantized = feed == Feed::kSharedQuantizer || feed == Feed::kAlone;
-        CheckLaunch(vt::gpu::Gemv(args, workspace.data, workspace_bytes, nullptr));
-      });
+      return FedMs(
+          launches, feed,
+          [&](int i) {
+            vt::gpu::GemvArgs args = matrix(i, batch);
+            args.x_quantized = feed == Feed::kSharedQuantizer || feed == Feed::kAlone;
+            return args;
+          },
+          [&](const vt::gpu::GemvArgs& args) {
+            CheckLaunch(vt::gpu::QuantizeActivations(args, workspace.data, workspace_bytes, nullptr));
+          },
+          [&](const vt::gpu::GemvArgs& args) {
+            CheckLaunch(vt::gpu::Gemv(args, workspace.data, workspace_bytes, nullptr));
+          });
     };
     const int64_t values = rows * k;
     auto gemm_tflops = [&] {
@@ -400,16 +416,14 @@ int main(int argc, char** argv) {
           args.x_quantized = feed == Feed::kSharedQuantizer || feed == Feed::kAlone;
           return args;
         };
-        if (feed == Feed::kAlone) {
-          CheckLaunch(vt::gpu::QuantizeExpertActivations(args_of(0), workspace.data, workspace_bytes, nullptr));
-        }
-        return MedianMs(launches, [&](int i) {
-          const vt::gpu::ExpertGemvArgs args = args_of(i);
-          if (feed == Feed::kSharedQuantizer && i % 2 == 0) {
-            CheckLaunch(vt::gpu::QuantizeExpertActivations(args, workspace.data, workspace_bytes, nullptr));
-          }
-          CheckLaunch(vt::gpu::ExpertGemv(args, workspace.data, workspace_bytes, nullptr));
-        });
+        return FedMs(
+            launches, feed, args_of,
+            [&](const vt::gpu::ExpertGemvArgs& args) {
+              CheckLaunch(vt::gpu::QuantizeExpertActivations(args, workspace.data, workspace_bytes, nullptr));
+            },
+            [&](const vt::gpu::ExpertGemvArgs& args) {
+              CheckLaunch(vt::gpu::ExpertGemv(args, workspace.data, workspace_bytes, nullptr));
+            });
       };
       for (Feed feed : {Feed::kOwnQuantizer, Feed::kSettled, Feed::kSharedQuantizer, Feed::kAlone}) {
         moe[static_cast<int>(feed)] = 8.0 * static_cast<double>(expert_bytes) / (expert_ms(feed) * 1e6);
