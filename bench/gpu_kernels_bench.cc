@@ -144,6 +144,10 @@ std::string Batch1Target(GgmlType type, double ceiling) {
 // GEMV alone, its activations quantized once before the timed launches.
 enum class Feed { kOwnQuantizer, kSettled, kSharedQuantizer, kAlone };
 
+// Whether `feed` hands the GEMV x quantized by an earlier call (its args'
+// x_quantized).
+bool QuantizedAhead(Feed feed) { return feed == Feed::kSharedQuantizer || feed == Feed::kAlone; }
+
 // The median ms a launch of `launch(args_of(i))` takes, fed as `feed`
 // says: for kAlone, `quantize` runs once before the timed launches; for
 // kSharedQuantizer, before every second launch, on that launch's args.
@@ -357,7 +361,7 @@ int main(int argc, char** argv) {
           launches, feed,
           [&](int i) {
             vt::gpu::GemvArgs args = matrix(i, batch);
-            args.x_quantized = feed == Feed::kSharedQuantizer || feed == Feed::kAlone;
+            args.x_quantized = QuantizedAhead(feed);
             return args;
           },
           [&](const vt::gpu::GemvArgs& args) {
@@ -413,7 +417,7 @@ int main(int argc, char** argv) {
           args.x = static_cast<const float*>(x.data);
           args.y = static_cast<float*>(y.data);
           args.ids_settled = feed != Feed::kOwnQuantizer;
-          args.x_quantized = feed == Feed::kSharedQuantizer || feed == Feed::kAlone;
+          args.x_quantized = QuantizedAhead(feed);
           return args;
         };
         return FedMs(
