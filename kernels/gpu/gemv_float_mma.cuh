@@ -33,8 +33,9 @@
 // Where a choice here "measured faster", docs/GPU_TUNING.md has the runs.
 #pragma once
 
-#include "gpu_dialect.h"
 #include "gemv_params.cuh"
+#include "gpu_dialect.h"
+#include "vt/policy/ggml_type.h"
 
 #if !defined(VT_HIP)
 #include <cuda_bf16.h>
