@@ -1,0 +1,115 @@
+// The GEMM on the device against the CPU kernels' dequantized product
+// (the GEMV's bound on the int8 path, a float bound on the float paths),
+// ragged tiles of every decoded type, and the 16-bit floats' GEMV and GEMM
+// over few tiles of rows and a long k. Fresh random inputs every run (the
+// seed is printed on failure), outputs poisoned before every launch.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "device_array.h"
+#include "gpu_test_support.h"
+#include "kernel_reference.h"
+#include "vt/kernels/gpu/kernels.h"
+
+namespace vt {
+namespace {
+
+using testing::DeviceArray;
+using testing::FreshSeed;
+using testing::kPoisonByte;
+using testing::CheckGemv;
+using testing::Matmul;
+
+#if defined(VT_HIP)
+constexpr DeviceKind kBuildDevice = DeviceKind::kRocm;
+#else
+constexpr DeviceKind kBuildDevice = DeviceKind::kCuda;
+#endif
+
+// GEMM on random data, batch `batch`. The float paths (TF32; F16 and BF16
+// split into two 16-bit values on CUDA, which meet it with room): inputs carry a
+// relative error of at most 2^-11 each, so a product is off by at most
+// 2^-10 of |w x|; float accumulation adds at most 1e-5 of sum |w x|. The
+// int8 path (Int8GemmTypes on CUDA) is the GEMV's, with the GEMV's bound.
+// Rows 70 leave ragged tiles on both paths. k: `small_blocks` blocks of a
+// 32-value type, 2 of a larger one.
+void CheckGemm(GgmlType type, int64_t batch, int64_t small_blocks, std::mt19937_64& rng) {
+  const int64_t rows = 70;
+  const int64_t k = gpu::KernelBlockValues(type) * (gpu::KernelBlockValues(type) == 32 ? small_blocks : 2);
+  const bool int8_path = gpu::Int8GemmTypes(kBuildDevice).Contains(type);
+  CAPTURE(NameOf(type), k, batch, int8_path);
+  const std::vector<uint8_t> w = testing::RandomBlocks(type, rows * k, rng);
+  const std::vector<float> x = testing::RandomFloats(static_cast<size_t>(k * batch), rng);
+  const std::vector<float> w_values = testing::Dequantized(type, w, rows * k);
+  DeviceArray<uint8_t> device_w(w);
+  DeviceArray<float> device_x(x);
+  DeviceArray<float> y(static_cast<size_t>(rows * batch));
+  y.Poison(kPoisonByte);
+  DeviceArray<uint8_t> workspace(gpu::GemmWorkspaceBytes(k));
+  const gpu::LaunchStatus status = gpu::Gemm(Matmul(type, device_w.get(), rows, k, device_x.get(), batch, y.get()),
+                                             workspace.get(), gpu::GemmWorkspaceBytes(k), nullptr);
+  INFO(status.error);
+  REQUIRE(status.ok());
+  const std::vector<float> got = y.Download();
+  int failures = 0;
+  for (int64_t b = 0; b < batch; ++b) {
+    for (int64_t r = 0; r < rows; ++r) {
+      const float* w_row = w_values.data() + r * k;
+      const float* x_row = x.data() + b * k;
+      const testing::Expected expected = testing::ExpectedDot(w_row, x_row, k, int8_path, testing::ActivationRun(type));
+      const double want = expected.value;
+      const double tolerance = int8_path ? expected.tolerance : (0x1p-10 + 1e-5) * testing::AbsDot(w_row, x_row, k);
+      const float g = got[static_cast<size_t>(b * rows + r)];
+      if (!(std::fabs(g - want) <= tolerance) && ++failures <= 3) {
+        UNSCOPED_INFO("row " << r << " activation " << b << ": got " << g << ", want " << want << " +- " << tolerance);
+      }
+    }
+  }
+  CHECK(failures == 0);
+}
+
+// On the int8 path a batch of 43 is one pass of six tiles, the last with 3
+// activations, and 100 a pass of 64 and one of 36 (five tiles, the last
+// with 4); Q4_K, whose passes are 8 wide, takes six and thirteen passes.
+// MXFP4's rows start at every offset modulo 4 with 5 blocks (85 bytes) and
+// at 4-byte boundaries with 8 (136 bytes), its two staging paths.
+TEST_CASE("GEMM matches the CPU kernels' dequantized product, every decoded type, ragged tiles", "[gpu][gemm]") {
+  const uint64_t seed = FreshSeed();
+  INFO("seed " << seed);
+  std::mt19937_64 rng(seed);
+  for (GgmlType type : gpu::kDecodedTypes) {
+    CheckGemm(type, 43, 5, rng);
+    CheckGemm(type, 100, 8, rng);
+  }
+}
+
+// Tiles of rows too few to fill the device: on CUDA the F16 and BF16 GEMV
+// (batch 2-8, and batch 1 where FloatRows would leave the device short)
+// and GEMM split k over clusters of 2 to 8 blocks, each block a run of
+// chunks, and add the blocks' sums. On an H200 these shapes take clusters
+// of 8 (263 chunks: runs of 32 and 33), 2 (64 chunks; and 4096 rows of
+// them) and none (24 chunks), the GEMM 8; the other tests' shapes 1, 2 or
+// 4. Batch 1 of 6437 rows stays on FloatRows there (the other tests' batch
+// 1 shapes do not).
+TEST_CASE("GEMV and GEMM of the 16-bit floats over few tiles of rows and a long k", "[gpu][gemv][gemm]") {
+  const uint64_t seed = FreshSeed();
+  INFO("seed " << seed);
+  std::mt19937_64 rng(seed);
+  for (GgmlType type : {GgmlType::kF16, GgmlType::kBF16}) {
+    CheckGemv(type, {6437, 32, 1}, rng);
+    for (int batch = 1; batch <= gpu::kMaxGemvBatch; ++batch) {
+      CheckGemv(type, {45, 263, batch}, rng);
+      CheckGemv(type, {45, 64, batch}, rng);
+      CheckGemv(type, {45, 24, batch}, rng);
+    }
+    CheckGemv(type, {4096, 64, 4}, rng);
+    CheckGemm(type, 43, 263, rng);
+  }
+}
+
+}  // namespace
+}  // namespace vt
