@@ -1,7 +1,7 @@
 // The GEMV of the 16-bit floats (F16, BF16) at batches of
 // kFloatMmaMinBatch to 8, and their GEMM by passes of kFloatGemmColumnTiles
 // tiles of 8 activations, on tensor cores (CUDA; HIP and smaller batches
-// keep gemv.cu's FloatRows).
+// keep gemv_rows.cuh's FloatRows).
 //
 // A block owns kFloatMmaTiles tiles of 16 rows (kFloatGemmRowTiles in the
 // GEMM); its kFloatMmaWarps warps split k between them, chunk by chunk of

@@ -1,4 +1,4 @@
-// What a GEMV launch passes its kernel (gemv.cu, gemv_tensor_core.cuh).
+// What a GEMV launch passes its kernel (gemv_rows.cuh, gemv_tensor_core.cuh).
 #pragma once
 
 #include "activation_q8.cuh"

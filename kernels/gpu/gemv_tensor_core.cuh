@@ -1,6 +1,6 @@
 // Keep-quant GEMV at larger batches (2-8, from a batch chosen per type) on
 // int8 tensor cores (CUDA, sm_80 and later; HIP keeps the dp4a kernel of
-// gemv.cu). A warp takes a tile of 16 rows and multiplies one 32-value
+// gemv_rows.cuh). A warp takes a tile of 16 rows and multiplies one 32-value
 // chunk of each with the batch's int8 activations in one mma.m16n8k32 (the
 // batch is the n = 8 side), so the scale epilogue runs once per (row,
 // activation, chunk) instead of after eight dp4a. The warp stages its 16

@@ -134,7 +134,7 @@ constexpr int kTileGroup = TileGroup<T, kTiles>();
 
 // The batch from which a type's GEMV takes the tensor cores: the first at
 // which this kernel (whose time hardly depends on the batch) measured
-// faster than the dp4a kernel of gemv.cu (whose time grows with it).
+// faster than the dp4a kernel of gemv_rows.cuh (whose time grows with it).
 template <GgmlType T>
 constexpr int TensorCoreMinBatch() {
   switch (T) {
@@ -160,10 +160,10 @@ constexpr bool kTensorCoreGemv = kHasFragDecoder<T>;
 
 // Types whose expert GEMV runs on the tensor cores too (kExpert; for up to
 // kQ8TileColumns activations, see gemv.cu's TensorCoreExpert), where that
-// measured faster than the dp4a kernel of gemv.cu. Each warp of the expert
-// kernel takes about a sixth of the steps it takes in a large plain GEMV,
-// so the call's fixed costs weigh more against its 8 experts' 30 MB or
-// less; for most types the dp4a kernel wins.
+// measured faster than the dp4a kernel of gemv_rows.cuh. Each warp of the
+// expert kernel takes about a sixth of the steps it takes in a large plain
+// GEMV, so the call's fixed costs weigh more against its 8 experts' 30 MB
+// or less; for most types the dp4a kernel wins.
 template <GgmlType T>
 constexpr bool kTensorCoreExpertGemv =
     kTensorCoreGemv<T> && (T == GgmlType::kTQ1_0 || T == GgmlType::kQ2_0 || T == GgmlType::kQ1_0);

@@ -2,7 +2,7 @@
 // types stage their blocks or mark their loads streaming, how many blocks
 // per SM the kernels leave room for, how wide a GEMM pass is. Every choice
 // was measured; docs/GPU_TUNING.md gives the runs behind each constant
-// under its name. For gemv.cu only.
+// under its name. For gemv.cu and gemv_rows.cuh.
 #pragma once
 
 #include "gpu_dialect.h"
