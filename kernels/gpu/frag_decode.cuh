@@ -92,14 +92,14 @@ __device__ __forceinline__ void LookupNibbleWord(uint32_t w, FragSlice& f) {
 //   hi, paired with activations in the same order
 //   (Q8Layout::kMmaTileBlockWords), so its chunks share one word; for a
 //   GEMV that sums a block's chunks in integers under one activation scale
-//   (gemv_tensor_core.cuh's kTensorCoreGroupRuns).
+//   (gemv_tensor_core_tuning.cuh's kTensorCoreGroupRuns).
 // - kAlignedStagedWords: its Decode also takes its block's address modulo
 //   4, which the tensor-core kernel knows when compiled as it stages each
 //   row from a 4-byte boundary, and reads aligned words only (MXFP4's
 //   17-byte blocks: fewer instructions than reading each word from the two
 //   aligned words around it at an offset worked out at run time).
 // - kIntegerMins: it also has DecodeIntegerMins and BlockMins, for a GEMV
-//   that sums a block's chunks in integers (gemv_tensor_core.cuh's
+//   that sums a block's chunks in integers (tensor_core_step.cuh's
 //   BlockSummedStep): DecodeIntegerMins leaves the codes as Decode does,
 //   the block's d in d[0] and its dmin in m[0]; BlockMins(b, t) gives the
 //   integer mins of the block's 16-value groups 4t..4t+3, one a byte

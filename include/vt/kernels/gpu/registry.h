@@ -42,7 +42,7 @@ constexpr GgmlTypeSet SetOf(const std::array<GgmlType, N>& types) {
 }
 
 // The block types with a tensor-core (int8 mma) GEMV on CUDA: the GEMV from
-// a batch chosen per type (1-5, gemv_tensor_core.cuh's TensorCoreMinBatch)
+// a batch chosen per type (1-5, gemv_tensor_core_tuning.cuh's TensorCoreMinBatch)
 // and every batch of the GEMM run there. The kernels' fragment decoders
 // must cover exactly these (a static_assert in gemv.cu).
 inline constexpr std::array<GgmlType, 25> kTensorCoreGemvTypes = {
