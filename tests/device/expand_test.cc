@@ -13,12 +13,8 @@
 #include "kernel_reference.h"
 #include "vt/kernels/gpu/kernels.h"
 
-namespace vt {
+namespace vt::testing {
 namespace {
-
-using testing::DeviceArray;
-using testing::FreshSeed;
-using testing::kPoisonByte;
 
 // Bits equal, or both NaN with the GPU's not the poison left unwritten.
 bool SameBf16(uint16_t gpu, uint16_t cpu) {
@@ -53,7 +49,7 @@ TEST_CASE("expand to BF16 matches the CPU kernels bit for bit, every decoded typ
     for (int64_t blocks : {int64_t{1}, int64_t{7}, int64_t{1000}}) {
       const int64_t n = block * blocks;
       CAPTURE(n);
-      CHECK(ExpandMismatches(type, testing::RandomBlocks(type, n, rng), n) == 0);
+      CHECK(ExpandMismatches(type, RandomBlocks(type, n, rng), n) == 0);
     }
   }
 }
@@ -78,7 +74,7 @@ TEST_CASE("expand keeps the infinities and NaNs of a non-finite scale", "[gpu][e
       CAPTURE(scale);
       const GgmlTypeTraits& traits = TraitsOf(field.type);
       const int64_t n = traits.block_elements * 9;
-      std::vector<uint8_t> blocks = testing::RandomBlocks(field.type, n, rng);
+      std::vector<uint8_t> blocks = RandomBlocks(field.type, n, rng);
       for (int64_t b = 0; b < 9; b += 2) std::memcpy(blocks.data() + b * traits.block_bytes + field.offset, &scale, 2);
       std::vector<uint16_t> cpu_values(static_cast<size_t>(n));
       REQUIRE(cpu::DequantizeRowBf16(field.type, blocks.data(), cpu_values.data(), n));
@@ -91,4 +87,4 @@ TEST_CASE("expand keeps the infinities and NaNs of a non-finite scale", "[gpu][e
 }
 
 }  // namespace
-}  // namespace vt
+}  // namespace vt::testing

@@ -24,14 +24,8 @@
 #endif
 #include "vt/kernels/gpu/kernels.h"
 
-namespace vt {
+namespace vt::testing {
 namespace {
-
-using testing::DeviceArray;
-using testing::FreshSeed;
-using testing::kPoisonByte;
-using testing::CheckDot;
-using testing::RandomLaunches;
 
 // Queues QuantizeExpertActivations(args) on the default stream; a refusal
 // fails the test.
@@ -56,7 +50,7 @@ struct ExpertBuffers {
   ExpertBuffers(int64_t k_values, int count, int64_t rows, bool one_x, std::mt19937_64& rng)
       : k(k_values),
         shared_x(one_x),
-        x(testing::RandomFloats(static_cast<size_t>(k * (shared_x ? 1 : count)), rng)),
+        x(RandomFloats(static_cast<size_t>(k * (shared_x ? 1 : count)), rng)),
         device_x(x),
         y(static_cast<size_t>(count * rows)),
         workspace_bytes(gpu::GemvWorkspaceBytes(k, shared_x ? 1 : count)),
@@ -122,8 +116,8 @@ TEST_CASE("expert GEMV computes the selected experts in one launch; a bad id giv
                           GgmlType::kQ3_K, GgmlType::kF16, GgmlType::kBF16}) {
       // 128 chunks a row or more: each lane takes several chunks of a row.
       const int64_t k = 4 * std::max<int64_t>(1024, gpu::KernelBlockValues(type));
-      const std::vector<uint8_t> tower = testing::RandomBlocks(type, kExperts * kRows * k, rng);
-      const std::vector<float> w_values = testing::Dequantized(type, tower, kExperts * kRows * k);
+      const std::vector<uint8_t> tower = RandomBlocks(type, kExperts * kRows * k, rng);
+      const std::vector<float> w_values = Dequantized(type, tower, kExperts * kRows * k);
       DeviceArray<uint8_t> device_tower(tower);
       DeviceArray<int32_t> device_ids(ids);
       // The ids come from a copy, so they are settled either way; with
@@ -208,8 +202,8 @@ TEST_CASE("expert GEMV reads the ids the kernel just before it wrote, or settled
   for (const auto& [type, feed] : cases) {
     CAPTURE(NameOf(type), static_cast<int>(feed));
     const int64_t k = 4 * std::max<int64_t>(1024, gpu::KernelBlockValues(type));
-    const std::vector<uint8_t> tower = testing::RandomBlocks(type, kExperts * kRows * k, rng);
-    const std::vector<float> w_values = testing::Dequantized(type, tower, kExperts * kRows * k);
+    const std::vector<uint8_t> tower = RandomBlocks(type, kExperts * kRows * k, rng);
+    const std::vector<float> w_values = Dequantized(type, tower, kExperts * kRows * k);
     DeviceArray<uint8_t> device_tower(tower);
     DeviceArray<int32_t> source_ids(launch_ids);
     DeviceArray<int32_t> ids(sets[0]);
@@ -226,7 +220,7 @@ TEST_CASE("expert GEMV reads the ids the kernel just before it wrote, or settled
     for (int i = 0; i < kLaunches; ++i) {
       const int32_t* read_ids = source_ids.get() + i * kCount;
       if (written_just_before) {
-        testing::CheckGpu(testing::CopyLate(reinterpret_cast<const uint32_t*>(read_ids),
+        CheckGpu(CopyLate(reinterpret_cast<const uint32_t*>(read_ids),
                                             reinterpret_cast<uint32_t*>(ids.get()), kCount, kWriteDelayNs, nullptr),
                           "CopyLate");
         read_ids = ids.get();
@@ -275,10 +269,10 @@ TEST_CASE("expert GEMV with settled ids writes y only after the kernels before i
         {GgmlType::kTQ1_0, true}, {GgmlType::kQ2_0, false}, {GgmlType::kQ1_0, true}}) {
     CAPTURE(NameOf(type), x_quantized);
     const int64_t k = std::max<int64_t>(1024, gpu::KernelBlockValues(type));
-    DeviceArray<uint8_t> tower(testing::RandomBlocks(type, kExperts * kRows * k, rng));
+    DeviceArray<uint8_t> tower(RandomBlocks(type, kExperts * kRows * k, rng));
     DeviceArray<int32_t> device_ids(ids);
-    DeviceArray<float> x(testing::RandomFloats(static_cast<size_t>(k), rng));
-    const std::vector<float> before = testing::RandomFloats(static_cast<size_t>(count * kRows), rng);
+    DeviceArray<float> x(RandomFloats(static_cast<size_t>(k), rng));
+    const std::vector<float> before = RandomFloats(static_cast<size_t>(count * kRows), rng);
     DeviceArray<float> y(before);
     DeviceArray<float> seen(before.size());
     seen.Poison(kPoisonByte);
@@ -288,7 +282,7 @@ TEST_CASE("expert GEMV with settled ids writes y only after the kernels before i
                                    .ids = device_ids.get(), .count = count, .x = x.get(), .shared_x = true,
                                    .y = y.get(), .ids_settled = true, .x_quantized = x_quantized};
     if (x_quantized) QueueExpertQuantizer(args, workspace.get(), workspace_bytes);
-    testing::CheckGpu(testing::CopyLate(reinterpret_cast<const uint32_t*>(y.get()),
+    CheckGpu(CopyLate(reinterpret_cast<const uint32_t*>(y.get()),
                                         reinterpret_cast<uint32_t*>(seen.get()), count * kRows, kReadDelayNs, nullptr),
                       "CopyLate");
     QueueExpertGemv(args, false, workspace.get(), workspace_bytes);
@@ -332,8 +326,8 @@ TEST_CASE("expert GEMV over k of 16 to 1032 chunks and rows that leave warps idl
   for (GgmlType type : {GgmlType::kQ4_0, GgmlType::kIQ4_NL, GgmlType::kNVFP4, GgmlType::kQ4_K, GgmlType::kQ6_K,
                         GgmlType::kQ8_0}) {
     for (int64_t k : {512, 1024, 7168, 32768, 33024}) {
-      const std::vector<uint8_t> tower = testing::RandomBlocks(type, kExperts * kRows * k, rng);
-      const std::vector<float> w_values = testing::Dequantized(type, tower, kExperts * kRows * k);
+      const std::vector<uint8_t> tower = RandomBlocks(type, kExperts * kRows * k, rng);
+      const std::vector<float> w_values = Dequantized(type, tower, kExperts * kRows * k);
       DeviceArray<uint8_t> device_tower(tower);
       DeviceArray<int32_t> device_ids(ids);
       for (const bool shared_x : {false, true}) {
@@ -372,20 +366,20 @@ TEST_CASE("expert GEMV reads the activations the kernel just before it wrote", "
   const std::vector<int32_t> ids = {5, 0, 7, 2};
   for (GgmlType type : {GgmlType::kQ4_K, GgmlType::kIQ4_NL, GgmlType::kMXFP4, GgmlType::kNVFP4, GgmlType::kQ6_K,
                         GgmlType::kQ8_0, GgmlType::kIQ2_XS, GgmlType::kTQ1_0}) {
-    const std::vector<uint8_t> tower = testing::RandomBlocks(type, kExperts * kRows * kK, rng);
-    const std::vector<float> w_values = testing::Dequantized(type, tower, kExperts * kRows * kK);
+    const std::vector<uint8_t> tower = RandomBlocks(type, kExperts * kRows * kK, rng);
+    const std::vector<float> w_values = Dequantized(type, tower, kExperts * kRows * kK);
     DeviceArray<uint8_t> device_tower(tower);
     DeviceArray<int32_t> device_ids(ids);
     for (const bool ids_settled : {false, true}) {
       CAPTURE(NameOf(type), ids_settled);
-      const std::vector<float> x = testing::RandomFloats(static_cast<size_t>(kK), rng);
+      const std::vector<float> x = RandomFloats(static_cast<size_t>(kK), rng);
       DeviceArray<float> source_x(x);
-      DeviceArray<float> device_x(testing::RandomFloats(static_cast<size_t>(kK), rng));  // the old x
+      DeviceArray<float> device_x(RandomFloats(static_cast<size_t>(kK), rng));  // the old x
       DeviceArray<float> y(static_cast<size_t>(kCount * kRows));
       y.Poison(kPoisonByte);
       const size_t workspace_bytes = gpu::GemvWorkspaceBytes(kK, 1);
       DeviceArray<uint8_t> workspace(workspace_bytes);
-      testing::CheckGpu(testing::CopyLate(reinterpret_cast<const uint32_t*>(source_x.get()),
+      CheckGpu(CopyLate(reinterpret_cast<const uint32_t*>(source_x.get()),
                                           reinterpret_cast<uint32_t*>(device_x.get()), static_cast<int>(kK),
                                           kWriteDelayNs, nullptr),
                         "CopyLate");
@@ -403,4 +397,4 @@ TEST_CASE("expert GEMV reads the activations the kernel just before it wrote", "
 #endif
 
 }  // namespace
-}  // namespace vt
+}  // namespace vt::testing

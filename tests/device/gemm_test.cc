@@ -15,14 +15,8 @@
 #include "kernel_reference.h"
 #include "vt/kernels/gpu/kernels.h"
 
-namespace vt {
+namespace vt::testing {
 namespace {
-
-using testing::DeviceArray;
-using testing::FreshSeed;
-using testing::kPoisonByte;
-using testing::CheckGemv;
-using testing::Matmul;
 
 #if defined(VT_HIP)
 constexpr DeviceKind kBuildDevice = DeviceKind::kRocm;
@@ -42,9 +36,9 @@ void CheckGemm(GgmlType type, int64_t batch, int64_t small_blocks, std::mt19937_
   const int64_t k = gpu::KernelBlockValues(type) * (gpu::KernelBlockValues(type) == 32 ? small_blocks : 2);
   const bool int8_path = gpu::Int8GemmTypes(kBuildDevice).Contains(type);
   CAPTURE(NameOf(type), k, batch, int8_path);
-  const std::vector<uint8_t> w = testing::RandomBlocks(type, rows * k, rng);
-  const std::vector<float> x = testing::RandomFloats(static_cast<size_t>(k * batch), rng);
-  const std::vector<float> w_values = testing::Dequantized(type, w, rows * k);
+  const std::vector<uint8_t> w = RandomBlocks(type, rows * k, rng);
+  const std::vector<float> x = RandomFloats(static_cast<size_t>(k * batch), rng);
+  const std::vector<float> w_values = Dequantized(type, w, rows * k);
   DeviceArray<uint8_t> device_w(w);
   DeviceArray<float> device_x(x);
   DeviceArray<float> y(static_cast<size_t>(rows * batch));
@@ -60,9 +54,9 @@ void CheckGemm(GgmlType type, int64_t batch, int64_t small_blocks, std::mt19937_
     for (int64_t r = 0; r < rows; ++r) {
       const float* w_row = w_values.data() + r * k;
       const float* x_row = x.data() + b * k;
-      const testing::Expected expected = testing::ExpectedDot(w_row, x_row, k, int8_path, testing::ActivationRun(type));
+      const Expected expected = ExpectedDot(w_row, x_row, k, int8_path, ActivationRun(type));
       const double want = expected.value;
-      const double tolerance = int8_path ? expected.tolerance : (0x1p-10 + 1e-5) * testing::AbsDot(w_row, x_row, k);
+      const double tolerance = int8_path ? expected.tolerance : (0x1p-10 + 1e-5) * AbsDot(w_row, x_row, k);
       const float g = got[static_cast<size_t>(b * rows + r)];
       if (!(std::fabs(g - want) <= tolerance) && ++failures <= 3) {
         UNSCOPED_INFO("row " << r << " activation " << b << ": got " << g << ", want " << want << " +- " << tolerance);
@@ -112,4 +106,4 @@ TEST_CASE("GEMV and GEMM of the 16-bit floats over few tiles of rows and a long 
 }
 
 }  // namespace
-}  // namespace vt
+}  // namespace vt::testing

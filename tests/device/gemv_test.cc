@@ -19,16 +19,8 @@
 #include "kernel_reference.h"
 #include "vt/kernels/gpu/kernels.h"
 
-namespace vt {
+namespace vt::testing {
 namespace {
-
-using testing::DeviceArray;
-using testing::FreshSeed;
-using testing::kPoisonByte;
-using testing::CheckGemv;
-using testing::GemvMismatches;
-using testing::Matmul;
-using testing::RandomLaunches;
 
 TEST_CASE("GEMV matches the CPU kernels' dequantized dot, every decoded type, batch 1 to 8", "[gpu][gemv]") {
   // Shapes: one block; ragged warps and rows; batch 8; many rows at batch 2;
@@ -122,7 +114,7 @@ TEST_CASE("GEMV of the 16-bit floats keeps float accuracy for activations of any
   std::mt19937_64 rng(seed);
   for (const int64_t k : {int64_t{2048}, int64_t{32 * 37}}) {
     for (int batch = 1; batch <= gpu::kMaxGemvBatch; ++batch) {
-      std::vector<float> x = testing::RandomFloats(static_cast<size_t>(k * batch), rng);
+      std::vector<float> x = RandomFloats(static_cast<size_t>(k * batch), rng);
       for (int b = 0; b < batch; ++b) {
         for (int64_t i = 0; i < k; ++i) {
           const int64_t run = i / 32;
@@ -157,8 +149,8 @@ TEST_CASE("back-to-back GEMVs on one workspace each see their own activations", 
        {GgmlType::kQ4_K, GgmlType::kQ6_K, GgmlType::kIQ2_XS, GgmlType::kMXFP4, GgmlType::kQ8_0, GgmlType::kIQ3_S,
         GgmlType::kQ3_K, GgmlType::kQ2_0}) {
     CAPTURE(NameOf(type));
-    const std::vector<uint8_t> w = testing::RandomBlocks(type, kRows * kK, rng);
-    const std::vector<float> w_values = testing::Dequantized(type, w, kRows * kK);
+    const std::vector<uint8_t> w = RandomBlocks(type, kRows * kK, rng);
+    const std::vector<float> w_values = Dequantized(type, w, kRows * kK);
     DeviceArray<uint8_t> device_w(w);
     const size_t workspace_bytes = gpu::GemvWorkspaceBytes(kK, 2);
     DeviceArray<uint8_t> workspace(workspace_bytes);
@@ -200,14 +192,14 @@ TEST_CASE("GEMVs with x_quantized multiply the x QuantizeActivations quantized",
       std::vector<std::vector<float>> w_values;
       std::vector<std::unique_ptr<DeviceArray<uint8_t>>> device_w;
       for (int g = 0; g < kGemvs; ++g) {
-        const std::vector<uint8_t> w = testing::RandomBlocks(type, rows * k, rng);
-        w_values.push_back(testing::Dequantized(type, w, rows * k));
+        const std::vector<uint8_t> w = RandomBlocks(type, rows * k, rng);
+        w_values.push_back(Dequantized(type, w, rows * k));
         device_w.push_back(std::make_unique<DeviceArray<uint8_t>>(w));
       }
       for (int batch : {1, 2, 8}) {
         CAPTURE(NameOf(type), rows, k, batch);
-        const std::vector<float> x_quantized = testing::RandomFloats(static_cast<size_t>(k * batch), rng);
-        const std::vector<float> x_later = testing::RandomFloats(static_cast<size_t>(k * batch), rng);
+        const std::vector<float> x_quantized = RandomFloats(static_cast<size_t>(k * batch), rng);
+        const std::vector<float> x_later = RandomFloats(static_cast<size_t>(k * batch), rng);
         DeviceArray<float> device_x(x_quantized);
         DeviceArray<float> later(x_later);
         const size_t workspace_bytes = gpu::GemvWorkspaceBytes(k, batch);
@@ -222,7 +214,7 @@ TEST_CASE("GEMVs with x_quantized multiply the x QuantizeActivations quantized",
             workspace_bytes, nullptr);
         INFO(quantized.error);
         REQUIRE(quantized.ok());
-        testing::CheckGpu(cudaMemcpyAsync(device_x.get(), later.get(), later.Bytes(), cudaMemcpyDeviceToDevice,
+        CheckGpu(cudaMemcpyAsync(device_x.get(), later.get(), later.Bytes(), cudaMemcpyDeviceToDevice,
                                           nullptr),
                           "copy");
         for (int g = 0; g < kGemvs; ++g) {
@@ -264,4 +256,4 @@ TEST_CASE("refused launches leave the output untouched", "[gpu][errors]") {
 }
 
 }  // namespace
-}  // namespace vt
+}  // namespace vt::testing

@@ -18,17 +18,13 @@
 #include "vt/kernels/gpu/kernels.h"
 #include "vt/runtime/gguf_file.h"
 
-namespace vt {
+namespace vt::testing {
 namespace {
-
-using testing::DeviceArray;
-using testing::kPoisonByte;
-using testing::Matmul;
 
 // ggml's goldens: `<type>.q` expanded must give `<type>.deq` rounded to
 // BF16; the GEMV of `<type>.q` with `x` must meet `<type>.refdot`.
 TEST_CASE("the GPU kernels reproduce ggml's .deq and .refdot goldens", "[gpu][oracle]") {
-  const auto golden = testing::OracleGoldenFile();
+  const auto golden = OracleGoldenFile();
   if (!golden) {
     WARN("skipped: no golden file");
     return;
@@ -74,9 +70,9 @@ TEST_CASE("the GPU kernels reproduce ggml's .deq and .refdot goldens", "[gpu][or
     const std::vector<float> got = y.Download();
     int failures = 0;
     for (int64_t r = 0; r < rows; ++r) {
-      const testing::Expected e =
-          testing::ExpectedDot(deq_values.data() + r * k, x.data(), k, gpu::UsesIntegerGemv(type),
-                               testing::ActivationRun(type));
+      const Expected e =
+          ExpectedDot(deq_values.data() + r * k, x.data(), k, gpu::UsesIntegerGemv(type),
+                               ActivationRun(type));
       // ggml's refdot is itself a float sum, within the same rounding term.
       failures += std::fabs(got[static_cast<size_t>(r)] - refdot_values[static_cast<size_t>(r)]) <= 2 * e.tolerance ? 0 : 1;
     }
@@ -87,4 +83,4 @@ TEST_CASE("the GPU kernels reproduce ggml's .deq and .refdot goldens", "[gpu][or
 }
 
 }  // namespace
-}  // namespace vt
+}  // namespace vt::testing
