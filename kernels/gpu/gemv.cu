@@ -390,15 +390,15 @@ constexpr int kGemmTiles = kGemmColumns / kQ8TileColumns;
 static_assert(kGemmColumns % kQ8TileColumns == 0, "GEMM passes are whole tiles");
 
 // The GEMM of a tensor-core type T: passes over the weights, each with up
-// to kGemmPassColumns<T> activations (quantized into the workspace, y's
-// columns zeroed, then the tensor-core kernel with kGemmTiles tiles); a
-// pass of 8 or fewer is the GEMV's. The stream orders the passes.
+// to kGemmColumns activations (quantized into the workspace, y's columns
+// zeroed, then the tensor-core kernel with kGemmTiles tiles); a pass of 8
+// or fewer is the GEMV's. The stream orders the passes.
 template <GgmlType T>
 LaunchStatus LaunchInt8Gemm(const GemmArgs& a, void* workspace, cudaStream_t stream) {
   if constexpr (!kTensorCoreGemv<T>) {
     return {"Gemm: type " + std::string(NameOf(T)) + " has no int8 tensor-core kernel"};
   } else {
-    constexpr int kPass = kGemmPassColumns<T>;
+    constexpr int kPass = kGemmColumns;
     for (int64_t b0 = 0; b0 < a.batch; b0 += kPass) {
       GemvParams p = MatmulParams(a, b0, static_cast<int>(a.batch - b0 < kPass ? a.batch - b0 : kPass));
       if (p.batch <= kMaxGemvBatch || p.row_bytes > std::numeric_limits<int>::max()) {

@@ -9,14 +9,16 @@
 // into the A operand (a step's decode, mma and epilogue are
 // tensor_core_step.cuh's). The GEMM (gemv.cu's LaunchInt8Gemm) runs the same
 // kernel with up to kTiles = 8 tiles of 8 activations, each decoded chunk
-// multiplied with all of them; the expert GEMV of kTensorCoreExpertGemv's
-// types runs it with one grid row per slot (kExpert).
+// multiplied with all of them, which its block's warps read from a copy of
+// each step's activations in shared memory (tile_activations.cuh); the
+// expert GEMV of kTensorCoreExpertGemv's types runs it with one grid row
+// per slot (kExpert).
 //
 // Work is split evenly over the resident warps: the rows' tiles times their
 // steps (of kTileStepChunks chunks) form one sequence of items, and each
-// warp takes a contiguous run of it; or, for some types (kTileGroup), the
-// tiles go in groups of one per warp of a block, and each block takes a
-// run of the groups' steps. A tile shared by several warps gets
+// warp takes a contiguous run of it; or, for some types and every GEMM
+// (kTileGroup), the tiles go in groups of one per warp of a block, and each
+// block takes a run of the groups' steps. A tile shared by several warps gets
 // their partial sums by atomic adds into y, which the activation quantizer
 // zeroes first; the order of those adds, and so the last bits of y, may
 // vary from run to run. The per-type choices (kTileStepChunks, kTileGroup,
@@ -31,6 +33,7 @@
 #include "resident_blocks.cuh"
 #include "span_stage.cuh"
 #include "tensor_core_step.cuh"
+#include "tile_activations.cuh"
 #include "vt/kernels/gpu/kernels.h"
 
 namespace vt::gpu {
@@ -180,6 +183,8 @@ __device__ __forceinline__ void LoadTileStep(const GemvParams& p, const Position
 // its activation's column of the tile (AddExpertTile). It reads its id
 // before its wait for the quantizer, as the dp4a kernel's early loads do
 // (kEarlyWeightsGemv states what that asks of the launch).
+// With kStagedActivations<kTiles> the launch gives the block dynamic shared
+// memory for two ActivationStage copies (kTensorCoreSharedBytes).
 template <GgmlType T, int kTiles, bool kRowsAligned = false, bool kExpert = false>
 __global__ void __launch_bounds__(kTensorCoreThreads, kTiles == 1 ? kTensorCoreMinBlocks<T> : kGemmMinBlocks<T>)
     TensorCoreGemvKernel(GemvParams p, int64_t items, int steps) {
@@ -199,6 +204,12 @@ __global__ void __launch_bounds__(kTensorCoreThreads, kTiles == 1 ? kTensorCoreM
   // The run of items this warp takes: its own, or (kTileGroup) its
   // block's, of whose groups of tiles it takes tile warp_in_block.
   constexpr int kGroup = kTileGroup<T, kTiles>;
+  // kStageX: the block's copies of its steps' activations, taking turns
+  // (the next step's is filled while the warps read this one's).
+  constexpr bool kStageX = kStagedActivations<kTiles>;
+  static_assert(!kStageX || kGroup == kTensorCoreWarps, "the block's warps take the same steps");
+  using XStage = ActivationStage<kTiles, kStepChunks>;
+  extern __shared__ uint4 x_stages[];
   const int64_t takers = kGroup == 1 ? static_cast<int64_t>(gridDim.x) * kTensorCoreWarps : gridDim.x;
   const int64_t taker = kGroup == 1 ? static_cast<int64_t>(blockIdx.x) * kTensorCoreWarps + warp_in_block : blockIdx.x;
   const int64_t begin = items * taker / takers, end = items * (taker + 1) / takers;
@@ -249,10 +260,25 @@ __global__ void __launch_bounds__(kTensorCoreThreads, kTiles == 1 ? kTensorCoreM
   constexpr bool kPastL1 = kStagesPastL1<T, kTiles>;
   if (begin < end) LoadTileStep<S, kPastL1>(p, at, limit, next);
   WaitForPreviousKernel();  // the activations are quantized and y is zero
+  if (kStageX && begin < end) XStage::template Copy<kTensorCoreThreads>(p, at.step * kStepChunks, x_stages);
   float acc[kTiles][4] = {};
   TilePosition<kGroup> next_at = at;
   next_at.Advance(p, steps, S::kSpanBytes);
   for (int64_t item = begin; item < end; ++item) {
+    const uint4* x_stage = x_stages + (item - begin) % 2 * XStage::kPieces;
+    if constexpr (kStageX) {
+      // The next step's copy goes where the warps read the step before this
+      // one (the last barrier of that step saw them done); this step's copy
+      // is then waited for, and seen by every thread after the barrier.
+      if (item + 1 < end) {
+        XStage::template Copy<kTensorCoreThreads>(p, next_at.step * kStepChunks,
+                                                  x_stages + (item - begin + 1) % 2 * XStage::kPieces);
+        WaitForSpanCopies<1>();
+      } else {
+        WaitForSpanCopies<0>();
+      }
+      __syncthreads();
+    }
     WarpSync();  // the previous step's readers are done
 #pragma unroll
     for (int j = 0; j < S::kPerLane; ++j) {
@@ -295,9 +321,9 @@ __global__ void __launch_bounds__(kTensorCoreThreads, kTiles == 1 ? kTensorCoreM
     const uint8_t* span_b = reinterpret_cast<const uint8_t*>(rows + (g + 8) * S::kRowStride) + (place[1] & kPlaceMask);
     const int first = at.step * kStepChunks;
     if (first + kStepChunks <= p.chunks) {
-      TensorCoreStep<T, true, kTiles>(p, span_a, span_b, first, grid, acc);
+      TensorCoreStep<T, true, kTiles>(p, span_a, span_b, first, grid, x_stage, acc);
     } else {
-      TensorCoreStep<T, false, kTiles>(p, span_a, span_b, first, grid, acc);
+      TensorCoreStep<T, false, kTiles>(p, span_a, span_b, first, grid, x_stage, acc);
     }
     if (next_at.tile != at.tile || item + 1 == end) {
 #pragma unroll
@@ -314,8 +340,14 @@ __global__ void __launch_bounds__(kTensorCoreThreads, kTiles == 1 ? kTensorCoreM
     }
     at = next_at;
     next_at.Advance(p, steps, S::kSpanBytes);
+    if constexpr (kStageX) __syncthreads();  // every warp is done with x_stage
   }
 }
+
+// Dynamic shared memory TensorCoreGemvKernel<T, kTiles, ...> takes.
+template <GgmlType T, int kTiles>
+constexpr int kTensorCoreSharedBytes =
+    kStagedActivations<kTiles> ? 2 * ActivationStage<kTiles, kTileStepChunks<T, kTiles>>::kBytes : 0;
 
 // Whether every row of p's weights starts at a 4-byte boundary.
 inline bool RowsStartAligned(const GemvParams& p) {
@@ -328,10 +360,10 @@ inline bool RowsStartAligned(const GemvParams& p) {
 // expert GEMV's `slots` grid rows share them.
 template <GgmlType T, int kTiles, bool kRowsAligned, bool kExpert>
 cudaError_t LaunchTensorCoreKernel(const GemvParams& p, int slots, cudaStream_t stream) {
+  constexpr auto kKernel = TensorCoreGemvKernel<T, kTiles, kRowsAligned, kExpert>;
+  constexpr int kShared = kTensorCoreSharedBytes<T, kTiles>;
   int64_t resident = 0;
-  if (const cudaError_t error =
-          ResidentBlocks<TensorCoreGemvKernel<T, kTiles, kRowsAligned, kExpert>, kTensorCoreThreads>(resident);
-      error != cudaSuccess) {
+  if (const cudaError_t error = ResidentBlocks<kKernel, kTensorCoreThreads, kShared>(resident); error != cudaSuccess) {
     return error;
   }
   resident = resident / slots > 0 ? resident / slots : 1;
@@ -342,8 +374,7 @@ cudaError_t LaunchTensorCoreKernel(const GemvParams& p, int slots, cudaStream_t 
   const int64_t items = (tiles + kGroup - 1) / kGroup * steps;
   const int64_t wanted = kGroup == 1 ? (items + kTensorCoreWarps - 1) / kTensorCoreWarps : items;
   const dim3 grid(static_cast<unsigned>(wanted < resident ? wanted : resident), static_cast<unsigned>(slots));
-  return LaunchAfterPrevious(TensorCoreGemvKernel<T, kTiles, kRowsAligned, kExpert>, grid, dim3(kTensorCoreThreads),
-                             stream, p, items, steps);
+  return LaunchConfiguredAfterPrevious(kKernel, grid, dim3(kTensorCoreThreads), 1, kShared, stream, p, items, steps);
 }
 
 // The tensor-core GEMV or GEMM of p: a decoder with kAlignedStagedWords

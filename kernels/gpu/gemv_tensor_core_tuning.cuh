@@ -90,11 +90,22 @@ constexpr int TensorCoreMinBlocks() {
 template <GgmlType T>
 constexpr int kTensorCoreMinBlocks = TensorCoreMinBlocks<T>();
 
-// The same for the GEMM's kernel (kTiles > 1): no bound, but 4 blocks (at
-// most 128 registers) for MXFP4, which the compiler otherwise gives 156
-// registers, and which then ran slower.
+// The same for the GEMM's kernel (kTiles > 1): 3 blocks (at most 168
+// registers; its shared memory, kStagedActivations, allows 3 or 4), 4
+// (128) for MXFP4, and no bound for NVFP4, Q2_K and Q1_0, each where that
+// measured faster.
 template <GgmlType T>
-constexpr int kGemmMinBlocks = T == GgmlType::kMXFP4 ? 4 : 0;
+constexpr int GemmMinBlocks() {
+  switch (T) {
+    case GgmlType::kMXFP4: return 4;
+    case GgmlType::kNVFP4:
+    case GgmlType::kQ2_K:
+    case GgmlType::kQ1_0: return 0;
+    default: return 3;
+  }
+}
+template <GgmlType T>
+constexpr int kGemmMinBlocks = GemmMinBlocks<T>();
 
 // Steps of its first item each warp asks L2 for (PrefetchToL2) before it
 // waits for the quantizer: 2 measured faster than none or 4. It still asks
@@ -121,16 +132,19 @@ constexpr int TileGroup() {
       default: return 1;
     }
   } else {
-    switch (T) {
-      case GgmlType::kQ5_0:
-      case GgmlType::kQ5_1:
-      case GgmlType::kQ4_K: return kTensorCoreWarps;
-      default: return 1;
-    }
+    return kTensorCoreWarps;  // the GEMM's warps share each step's staged activations (kStagedActivations)
   }
 }
 template <GgmlType T, int kTiles>
 constexpr int kTileGroup = TileGroup<T, kTiles>();
+
+// Whether a block's threads copy each step's activations into shared
+// memory by cp.async, a step ahead (tile_activations.cuh), for its warps,
+// which take the same steps side by side (kTileGroup), to read from there:
+// the GEMM's kernel (kTiles > 1), whose warps otherwise waited on their
+// activation loads from global memory most of the time.
+template <int kTiles>
+constexpr bool kStagedActivations = kTiles > 1;
 
 // The batch from which a type's GEMV takes the tensor cores: the first at
 // which this kernel (whose time hardly depends on the batch) measured

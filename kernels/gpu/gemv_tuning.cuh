@@ -197,9 +197,4 @@ constexpr bool kSharedCodebookGemv =
     T == GgmlType::kIQ2_XXS || T == GgmlType::kIQ3_XXS || T == GgmlType::kIQ3_S || T == GgmlType::kIQ1_S ||
     T == GgmlType::kIQ2_XS || T == GgmlType::kIQ2_S || (T == GgmlType::kIQ1_M && N <= kFewActivations);
 
-// Activations per GEMM pass over the weights: kGemmColumns, but 8 (the
-// GEMV's passes) for Q4_K, whose 8-tile kernel measured slower.
-template <GgmlType T>
-constexpr int kGemmPassColumns = T == GgmlType::kQ4_K ? kMaxGemvBatch : kGemmColumns;
-
 }  // namespace vt::gpu

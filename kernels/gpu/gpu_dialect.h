@@ -109,15 +109,17 @@ inline cudaLaunchAttribute ClusterOf(unsigned blocks) {
 
 // LaunchAfterPrevious (below) with the grid's blocks in clusters of
 // `cluster_blocks` consecutive blocks along x (Hopper's thread block
-// clusters; grid.x must be a multiple of it). 1: no clusters, which is the
-// only size a device before compute capability 9.0 takes.
+// clusters; grid.x must be a multiple of it; 1: no clusters, which is the
+// only size a device before compute capability 9.0 takes), and
+// `shared_bytes` of dynamic shared memory a block (past 48 KB only where
+// the kernel was allowed that much: cudaFuncAttributeMaxDynamicSharedMemorySize).
 template <class... Params, class... Args>
-cudaError_t LaunchClustersAfterPrevious(void (*kernel)(Params...), dim3 grid, dim3 block, unsigned cluster_blocks,
-                                        cudaStream_t stream, Args&&... args) {
+cudaError_t LaunchConfiguredAfterPrevious(void (*kernel)(Params...), dim3 grid, dim3 block, unsigned cluster_blocks,
+                                          size_t shared_bytes, cudaStream_t stream, Args&&... args) {
   cudaLaunchConfig_t config{};
   config.gridDim = grid;
   config.blockDim = block;
-  config.dynamicSmemBytes = 0;
+  config.dynamicSmemBytes = shared_bytes;
   config.stream = stream;
   cudaLaunchAttribute attributes[2]{};
   attributes[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
@@ -126,6 +128,11 @@ cudaError_t LaunchClustersAfterPrevious(void (*kernel)(Params...), dim3 grid, di
   config.attrs = attributes;
   config.numAttrs = cluster_blocks > 1 ? 2 : 1;
   return cudaLaunchKernelEx(&config, kernel, static_cast<Params>(args)...);
+}
+template <class... Params, class... Args>
+cudaError_t LaunchClustersAfterPrevious(void (*kernel)(Params...), dim3 grid, dim3 block, unsigned cluster_blocks,
+                                        cudaStream_t stream, Args&&... args) {
+  return LaunchConfiguredAfterPrevious(kernel, grid, block, cluster_blocks, 0, stream, static_cast<Args&&>(args)...);
 }
 #endif
 

@@ -32,16 +32,24 @@ cudaError_t AskOncePerDevice(std::atomic<int64_t> (&known)[kCachedDevices], int6
   return error;
 }
 
-// How many blocks of kKernel, launched with kThreads threads and no dynamic
-// shared memory, fit on the current device at once (SMs x blocks per SM; at
-// least the SM count).
-template <auto kKernel, int kThreads>
+// How many blocks of kKernel, launched with kThreads threads and
+// kSharedBytes of dynamic shared memory, fit on the current device at once
+// (SMs x blocks per SM; at least the SM count). With kSharedBytes it first
+// allows kKernel that much dynamic shared memory on the device
+// (cudaFuncAttributeMaxDynamicSharedMemorySize), which a launch of more
+// than 48 KB needs: call it before such a launch.
+template <auto kKernel, int kThreads, int kSharedBytes = 0>
 cudaError_t ResidentBlocks(int64_t& resident) {
   static std::atomic<int64_t> known[kCachedDevices] = {};
   return AskOncePerDevice(known, resident, [](int device, int64_t& value) {
     int sms = 0, per_sm = 0;
     cudaError_t error = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-    if (error == cudaSuccess) error = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kKernel, kThreads, 0);
+    if (error == cudaSuccess && kSharedBytes > 0) {
+      error = cudaFuncSetAttribute(kKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes);
+    }
+    if (error == cudaSuccess) {
+      error = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kKernel, kThreads, kSharedBytes);
+    }
     value = static_cast<int64_t>(sms) * (per_sm > 0 ? per_sm : 1);
     return error;
   });

@@ -68,6 +68,19 @@ __device__ __forceinline__ const uint8_t* StoreSpan(const uint8_t* begin, const 
   return StagedStart(begin, staged);
 }
 
+// One 16-byte piece (both addresses 16-byte aligned) copied into shared
+// memory by cp.async (elsewhere a plain copy); see CopySpanAsync for what
+// the caller then owes.
+__device__ __forceinline__ void CopyPieceAsync(uint4* staged, const void* piece) {
+#if !defined(VT_HIP) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(static_cast<unsigned>(__cvta_generic_to_shared(staged))),
+               "l"(piece)
+               : "memory");
+#else
+  *staged = *static_cast<const uint4*>(piece);
+#endif
+}
+
 // The same pieces copied into `staged` (placed as StoreSpan places them) by
 // cp.async, which writes shared memory without passing through registers
 // (CUDA, sm_80 and later; elsewhere a plain copy); a piece that crosses
@@ -80,14 +93,7 @@ template <int kPerLane>
 __device__ __forceinline__ void CopySpanAsync(const uint8_t* begin, int bytes, const uint8_t* limit, uint4* staged) {
   ForEachLanePiece<kPerLane>(begin, bytes, [&](int, int index, const uint8_t* piece) {
     if (piece + 16 <= limit) {
-#if !defined(VT_HIP) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-      asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(
-                       static_cast<unsigned>(__cvta_generic_to_shared(staged + index))),
-                   "l"(piece)
-                   : "memory");
-#else
-      staged[index] = *reinterpret_cast<const uint4*>(piece);
-#endif
+      CopyPieceAsync(staged + index, piece);
     } else {
       staged[index] = PieceUpTo(piece, limit);
     }

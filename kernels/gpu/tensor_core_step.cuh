@@ -11,6 +11,7 @@
 #include "frag_decoders.cuh"
 #include "gemv_params.cuh"
 #include "gemv_tensor_core_tuning.cuh"
+#include "tile_activations.cuh"
 
 namespace vt::gpu {
 
@@ -255,27 +256,25 @@ __device__ __forceinline__ void BlockSummedStep(const GemvParams& p, const uint8
 // hold the batch (at most kTiles), into acc[tile], each chunk's products
 // scaled on their own (TensorCoreStep has the block-summed GEMVs take
 // BlockSummedStep instead). Each chunk is decoded once for all the tiles.
-// `first`: the step's first chunk in the row.
+// `first`: the step's first chunk in the row. The step's activations are
+// read from the workspace, or with kStagedActivations<kTiles> from the
+// block's copy of them at x_stage (ActivationStage).
 template <GgmlType T, bool kWhole, int kTiles>
 __device__ __forceinline__ void ChunkScaledStep(const GemvParams& p, const uint8_t* span_a, const uint8_t* span_b,
-                                                int first, const uint32_t* grid, float (&acc)[kTiles][4]) {
+                                                int first, const uint32_t* grid, const uint4* x_stage,
+                                                float (&acc)[kTiles][4]) {
   using B = Block<T>;
   using Frag = TileFrag<T, kTiles>;
   constexpr int kChunksPerBlock = B::kValues / 32;
   const int lane = static_cast<int>(threadIdx.x % kWarpSize);
   const int t = lane % 4;
-  // Per chunk, from the tile layout (activation_q8.cuh): activation g's
-  // codes (B's column g) and the scale records of activations 2t and 2t + 1.
-  // Tile c's runs follow tile c - 1's.
-  const uint2* codes = reinterpret_cast<const uint2*>(p.xq.codes) + static_cast<int64_t>(first) * kWarpSize + lane;
-  const float4* records = p.xq.scales + static_cast<int64_t>(first) * kQ8TileColumns + 2 * t;
-  const int64_t tile_pieces = static_cast<int64_t>(p.chunks) * kWarpSize;
-  const int64_t tile_records = static_cast<int64_t>(p.chunks) * kQ8TileColumns;
+  constexpr int kStepChunks = kTileStepChunks<T, kTiles>;
+  const TileActivations x = kStagedActivations<kTiles> ? ActivationStage<kTiles, kStepChunks>::View(x_stage)
+                                                       : WorkspaceActivations(p, first);
   // With Frag::kShareScales, thread t works out the scales of chunks t and
   // 4 + t of the step for its two rows (past a row's end they are unused
   // bytes of the staged copy), and its group trades them by shuffles.
   constexpr bool kShare = Frag::kShareScales;
-  constexpr int kStepChunks = kTileStepChunks<T, kTiles>;
   FragSlice held[kStepChunks / 4][2];
   if constexpr (kShare) {
 #pragma unroll
@@ -313,8 +312,8 @@ __device__ __forceinline__ void ChunkScaledStep(const GemvParams& p, const uint8
 #pragma unroll
     for (int c = 0; c < kTiles; ++c) {
       if (!TileInBatch(p, c)) break;
-      TileProduct<Frag>(w, codes[c * tile_pieces + i * kWarpSize], records + c * tile_records + i * kQ8TileColumns,
-                        acc[c]);
+      TileProduct<Frag>(w, x.codes[c * x.tile_pieces + i * kWarpSize],
+                        x.records + c * x.tile_records + i * kQ8TileColumns, acc[c]);
     }
   }
 }
@@ -324,11 +323,12 @@ __device__ __forceinline__ void ChunkScaledStep(const GemvParams& p, const uint8
 // ChunkScaledStep.
 template <GgmlType T, bool kWhole, int kTiles>
 __device__ __forceinline__ void TensorCoreStep(const GemvParams& p, const uint8_t* span_a, const uint8_t* span_b,
-                                               int first, const uint32_t* grid, float (&acc)[kTiles][4]) {
+                                               int first, const uint32_t* grid, const uint4* x_stage,
+                                               float (&acc)[kTiles][4]) {
   if constexpr (kTiles == 1 && kTensorCoreGroupRuns<T> > 1) {
     BlockSummedStep<T, kWhole>(p, span_a, span_b, first, grid, acc[0]);
   } else {
-    ChunkScaledStep<T, kWhole, kTiles>(p, span_a, span_b, first, grid, acc);
+    ChunkScaledStep<T, kWhole, kTiles>(p, span_a, span_b, first, grid, x_stage, acc);
   }
 }
 
