@@ -29,13 +29,9 @@ constexpr DeviceKind kBuildDevice = DeviceKind::kCuda;
 // relative error of at most 2^-11 each, so a product is off by at most
 // 2^-10 of |w x|; float accumulation adds at most 1e-5 of sum |w x|. The
 // int8 path (Int8GemmTypes on CUDA) is the GEMV's, with the GEMV's bound.
-// Rows 70 leave ragged tiles on both paths. k: `small_blocks` blocks of a
-// 32-value type, 2 of a larger one.
-void CheckGemm(GgmlType type, int64_t batch, int64_t small_blocks, std::mt19937_64& rng) {
-  const int64_t rows = 70;
-  const int64_t k = gpu::KernelBlockValues(type) * (gpu::KernelBlockValues(type) == 32 ? small_blocks : 2);
+void CheckGemm(GgmlType type, int64_t rows, int64_t k, int64_t batch, std::mt19937_64& rng) {
   const bool int8_path = gpu::Int8GemmTypes(kBuildDevice).Contains(type);
-  CAPTURE(NameOf(type), k, batch, int8_path);
+  CAPTURE(NameOf(type), rows, k, batch, int8_path);
   const std::vector<uint8_t> w = RandomBlocks(type, rows * k, rng);
   const std::vector<float> x = RandomFloats(static_cast<size_t>(k * batch), rng);
   const std::vector<float> w_values = Dequantized(type, w, rows * k);
@@ -66,18 +62,41 @@ void CheckGemm(GgmlType type, int64_t batch, int64_t small_blocks, std::mt19937_
   CHECK(failures == 0);
 }
 
-// On the int8 path a batch of 43 is one pass of six tiles, the last with 3
-// activations, and 100 a pass of 64 and one of 36 (five tiles, the last
-// with 4); Q4_K, whose passes are 8 wide, takes six and thirteen passes.
-// MXFP4's rows start at every offset modulo 4 with 5 blocks (85 bytes) and
-// at 4-byte boundaries with 8 (136 bytes), its two staging paths.
+// k of `small_blocks` blocks of a 32-value type, 2 of a larger one.
+int64_t RaggedK(GgmlType type, int64_t small_blocks) {
+  return gpu::KernelBlockValues(type) * (gpu::KernelBlockValues(type) == 32 ? small_blocks : 2);
+}
+
+// Rows 70 leave ragged tiles on both paths. On the int8 path a batch of 43
+// is one pass of six tiles, the last with 3 activations, and 100 a pass of
+// 64 and one of 36 (five tiles, the last with 4). MXFP4's rows start at
+// every offset modulo 4 with 5 blocks (85 bytes) and at 4-byte boundaries
+// with 8 (136 bytes), its two staging paths.
 TEST_CASE("GEMM matches the CPU kernels' dequantized product, every decoded type, ragged tiles", "[gpu][gemm]") {
   const uint64_t seed = FreshSeed();
   INFO("seed " << seed);
   std::mt19937_64 rng(seed);
   for (GgmlType type : gpu::kDecodedTypes) {
-    CheckGemm(type, 43, 5, rng);
-    CheckGemm(type, 100, 8, rng);
+    CheckGemm(type, 70, RaggedK(type, 5), 43, rng);
+    CheckGemm(type, 70, RaggedK(type, 8), 100, rng);
+  }
+}
+
+// The int8 GEMM's blocks each take a run of steps (8 chunks of 4 tiles of
+// 16 rows), copying the next step's activations while they read this
+// one's (tile_activations.cuh). 4000 rows are 63 groups of tiles, the last
+// with 2 of its 4 tiles; k = 3232 is 13 steps of a 32-value type, the last
+// of 5 chunks, and 3072 is 12 of a 256-value type: 819 and 756 items, more
+// than the blocks an H200 holds at once (132 SMs, at most four blocks
+// each), so blocks take several. A batch of 20 is three tiles of
+// activations, the last with 4. One type of each decoder family.
+TEST_CASE("GEMM whose blocks take several steps each", "[gpu][gemm]") {
+  const uint64_t seed = FreshSeed();
+  INFO("seed " << seed);
+  std::mt19937_64 rng(seed);
+  for (GgmlType type : {GgmlType::kQ4_0, GgmlType::kQ8_0, GgmlType::kMXFP4, GgmlType::kQ6_K, GgmlType::kIQ4_XS,
+                        GgmlType::kIQ2_XXS}) {
+    CheckGemm(type, 4000, gpu::KernelBlockValues(type) == 32 ? 3232 : 3072, 20, rng);
   }
 }
 
@@ -101,7 +120,7 @@ TEST_CASE("GEMV and GEMM of the 16-bit floats over few tiles of rows and a long 
       CheckGemv(type, {45, 24, batch}, rng);
     }
     CheckGemv(type, {4096, 64, 4}, rng);
-    CheckGemm(type, 43, 263, rng);
+    CheckGemm(type, 70, RaggedK(type, 263), 43, rng);
   }
 }
 
