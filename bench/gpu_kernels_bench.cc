@@ -11,7 +11,8 @@
 // run of launches, the median of 5 runs. Needs a GPU; exits 77 without.
 //
 // Usage: vt_bench_gpu_kernels [--quick] [--types q4_K,q8_0,...]
-//                             [--gemv-batches 1,4,8 [--k K] [--rows N] | --expert]
+//                             [--gemv-batches 1,4,8 [--k K] [--rows N] | --expert
+//                              | --gemm-batches 16,64,512]
 // --types takes ggml's type names in any case (q4_k is q4_K); a name that
 // is no type is refused.
 // --gemv-batches prints only the GEMV, at the batches listed (as called by
@@ -25,6 +26,8 @@
 // matrices of N rows must outgrow the L2 for the figure to be read from
 // HBM. The full table is always of k = 8192, the peer's shape.
 // --expert prints only the expert GEMV's four columns.
+// --gemm-batches prints only the GEMM (k = 8192, rows filling a matrix),
+// at the batches listed (1 to 4096): prefill at a prompt's token count.
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -61,6 +64,7 @@ void CheckLaunch(const vt::gpu::LaunchStatus& status) {
 constexpr int kMatrices = 8;
 constexpr uint64_t kMatrixBytes = 150ull << 20;
 constexpr int64_t kK = 8192;
+constexpr int kMostGemmBatch = 4096;  // --gemm-batches: y and x hold that many activations of k
 
 // Median milliseconds per launch of `launch(i)` over runs of `launches`.
 template <class Launch>
@@ -202,12 +206,30 @@ std::vector<GgmlType> TypesNamed(std::string_view list) {
   return types;
 }
 
+// The batches in `list` (numbers from 1 to `most`, separated by commas)
+// appended to `batches`; false, with a message naming `option`, if it is
+// not such a list.
+bool ParseBatches(const char* option, const char* list, int most, std::vector<int>& batches) {
+  for (const char* p = list; *p != '\0';) {
+    char* end = nullptr;
+    const long batch = std::strtol(p, &end, 10);
+    if (end == p || batch < 1 || batch > most || (*end != ',' && *end != '\0')) {
+      std::fprintf(stderr, "%s: want batches 1 to %d separated by commas, got \"%s\"\n", option, most, list);
+      return false;
+    }
+    batches.push_back(static_cast<int>(batch));
+    p = *end == ',' ? end + 1 : end;
+  }
+  return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   bool quick = false;
   std::vector<GgmlType> selected;  // empty: every type
   std::vector<int> gemv_batches;  // empty: the full table
+  std::vector<int> gemm_batches;  // empty: the full table
   int64_t k = kK;
   int64_t fixed_rows = 0;  // 0: as many rows as fill a matrix
   bool expert_only = false;
@@ -219,17 +241,9 @@ int main(int argc, char** argv) {
       selected = TypesNamed(argv[++i]);
       if (selected.empty()) return 2;
     } else if (arg == "--gemv-batches" && i + 1 < argc) {
-      for (const char* p = argv[++i]; *p != '\0';) {
-        char* end = nullptr;
-        const long batch = std::strtol(p, &end, 10);
-        if (end == p || batch < 1 || batch > vt::gpu::kMaxGemvBatch) {
-          std::fprintf(stderr, "--gemv-batches: want batches 1 to %d separated by commas, got \"%s\"\n",
-                       vt::gpu::kMaxGemvBatch, argv[i]);
-          return 2;
-        }
-        gemv_batches.push_back(static_cast<int>(batch));
-        p = *end == ',' ? end + 1 : end;
-      }
+      if (!ParseBatches("--gemv-batches", argv[++i], vt::gpu::kMaxGemvBatch, gemv_batches)) return 2;
+    } else if (arg == "--gemm-batches" && i + 1 < argc) {
+      if (!ParseBatches("--gemm-batches", argv[++i], kMostGemmBatch, gemm_batches)) return 2;
     } else if (arg == "--expert") {
       expert_only = true;
     } else if (arg == "--k" && i + 1 < argc) {
@@ -251,7 +265,7 @@ int main(int argc, char** argv) {
     } else {
       std::fprintf(stderr,
                    "usage: vt_bench_gpu_kernels [--quick] [--types q4_K,q8_0,...] [--gemv-batches 1,4,8 [--k K] "
-                   "[--rows N] | --expert]\n");
+                   "[--rows N] | --expert | --gemm-batches 16,64,512]\n");
       return 2;
     }
   }
@@ -259,8 +273,9 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "--k: only with --gemv-batches (the full table is of k = %lld)\n", static_cast<long long>(kK));
     return 2;
   }
-  if (expert_only && !gemv_batches.empty()) {
-    std::fprintf(stderr, "--expert: not with --gemv-batches (it prints the expert GEMV alone)\n");
+  if (static_cast<int>(expert_only) + static_cast<int>(!gemv_batches.empty()) +
+          static_cast<int>(!gemm_batches.empty()) > 1) {
+    std::fprintf(stderr, "--expert, --gemv-batches, --gemm-batches: one at most (each prints its kernel alone)\n");
     return 2;
   }
   if (fixed_rows != 0 && gemv_batches.empty()) {
@@ -292,9 +307,11 @@ int main(int argc, char** argv) {
               static_cast<unsigned long long>(kMatrixBytes >> 20));
 
   constexpr int kGemmBatch = 64;
-  DeviceMemory x(k * kGemmBatch * sizeof(float));
+  const int x_rows = std::max(kGemmBatch, gemm_batches.empty() ? 0 : *std::max_element(gemm_batches.begin(),
+                                                                                        gemm_batches.end()));
+  DeviceMemory x(k * x_rows * sizeof(float));
   {
-    std::vector<float> host(k * kGemmBatch);
+    std::vector<float> host(k * x_rows);
     std::mt19937 rng(3);
     std::normal_distribution<float> normal;
     for (float& v : host) v = normal(rng);
@@ -303,10 +320,15 @@ int main(int argc, char** argv) {
   const size_t workspace_bytes = vt::gpu::GemvWorkspaceBytes(k, 256);
   DeviceMemory workspace(workspace_bytes);
   constexpr int64_t kGemmRows = kMatrixBytes / 64;  // the most rows y holds at kGemmBatch
-  DeviceMemory y(static_cast<size_t>(kGemmRows * kGemmBatch * sizeof(float)));
+  constexpr int64_t kYValues = kGemmRows * kGemmBatch;
+  DeviceMemory y(static_cast<size_t>(kYValues * sizeof(float)));
   DeviceMemory expanded(16 * kMatrixBytes);  // BF16 of the densest type (Q1_0: 14.2 bytes per block byte)
 
-  if (expert_only) {
+  if (!gemm_batches.empty()) {
+    std::printf("%-8s %6s %8s", "type", "N", "MB/mat");
+    for (int batch : gemm_batches) std::printf(" | b%d TF/s", batch);
+    std::printf("\n");
+  } else if (expert_only) {
     std::printf("%-8s |", "type");
     for (const char* feed : {"moe GB/s", "settled", "shared q", "alone"}) std::printf(" %8s %5s |", feed, "ceil");
     std::printf("\n");
@@ -372,12 +394,25 @@ int main(int argc, char** argv) {
           });
     };
     const int64_t values = rows * k;
-    auto gemm_tflops = [&] {
+    auto gemm_tflops = [&](int batch) {
       const double gemm_ms = MedianMs(quick ? 4 : 8, [&](int i) {
-        CheckLaunch(vt::gpu::Gemm(matrix(i, kGemmBatch), workspace.data, workspace_bytes, nullptr));
+        CheckLaunch(vt::gpu::Gemm(matrix(i, batch), workspace.data, workspace_bytes, nullptr));
       });
-      return 2.0 * static_cast<double>(values) * kGemmBatch / (gemm_ms * 1e9);
+      return 2.0 * static_cast<double>(values) * batch / (gemm_ms * 1e9);
     };
+    if (!gemm_batches.empty()) {
+      std::printf("%-8s %6lld %8.1f", name.c_str(), static_cast<long long>(rows), matrix_bytes / 1e6);
+      for (int batch : gemm_batches) {
+        if (rows * batch <= kYValues) {
+          std::printf(" | %*.1f", static_cast<int>(std::to_string(batch).size()) + 6, gemm_tflops(batch));
+        } else {
+          std::printf(" | %*s", static_cast<int>(std::to_string(batch).size()) + 6, "-");
+        }
+      }
+      std::printf("\n");
+      std::fflush(stdout);
+      continue;
+    }
     // MoE: a DeepSeek-V3-shaped tower (256 experts of 2048 x 7168), eight
     // distinct experts per launch, a different eight each time. Four ways
     // (Feed): the ids are uploaded by a copy before the first launch,
@@ -456,7 +491,7 @@ int main(int argc, char** argv) {
         }
       }
       if (rows <= kGemmRows) {
-        std::printf(" | %9.1f\n", gemm_tflops());
+        std::printf(" | %9.1f\n", gemm_tflops(kGemmBatch));
       } else {
         std::printf(" | %9s\n", "-");
       }
@@ -473,7 +508,7 @@ int main(int argc, char** argv) {
                                         static_cast<uint16_t*>(expanded.data), values, nullptr));
     });
     const double expand = (matrix_bytes + 2.0 * static_cast<double>(values)) / (expand_ms * 1e6);
-    const double gemm = gemm_tflops();
+    const double gemm = gemm_tflops(kGemmBatch);
     std::printf("%-8s %6lld %8.1f | %8.0f %5.2f %18s %6.0f | %8.0f %5.2f |", name.c_str(), static_cast<long long>(rows),
                 matrix_bytes / 1e6, b1, b1 / ceiling, Batch1Target(type, ceiling).c_str(), PeerGbps(type), b8,
                 b8 / ceiling);
