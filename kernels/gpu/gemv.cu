@@ -388,6 +388,18 @@ GemvParams ExpertParams(const ExpertGemvArgs& a) {
 // multiplies per decoded weight chunk.
 constexpr int kGemmTiles = kGemmColumns / kQ8TileColumns;
 static_assert(kGemmColumns % kQ8TileColumns == 0, "GEMM passes are whole tiles");
+static_assert(kGemmPassTiles[0] < kGemmPassTiles[1] && kGemmPassTiles[1] < kGemmTiles, "narrower kernels, in order");
+
+// A GEMM pass of more than 8 activations (quantized, y's columns zeroed) on
+// the tensor-core kernel of the fewest tiles that hold them: of
+// kGemmPassTiles, or else kGemmTiles.
+template <GgmlType T>
+cudaError_t LaunchGemmPass(const GemvParams& p, cudaStream_t stream) {
+  const int tiles = (p.batch + kQ8TileColumns - 1) / kQ8TileColumns;
+  if (tiles <= kGemmPassTiles[0]) return LaunchTensorCoreGemv<T, kGemmPassTiles[0]>(p, stream);
+  if (tiles <= kGemmPassTiles[1]) return LaunchTensorCoreGemv<T, kGemmPassTiles[1]>(p, stream);
+  return LaunchTensorCoreGemv<T, kGemmTiles>(p, stream);
+}
 
 // The GEMM of a tensor-core type T: passes over the weights, each with up
 // to kGemmColumns activations (quantized into the workspace, y's columns
@@ -419,7 +431,7 @@ LaunchStatus LaunchInt8Gemm(const GemmArgs& a, void* workspace, cudaStream_t str
           queued != cudaSuccess) {
         return {std::string("Gemm: quantizer launch failed: ") + cudaGetErrorString(queued)};
       }
-      if (const cudaError_t launched = LaunchTensorCoreGemv<T, kGemmTiles>(p, stream); launched != cudaSuccess) {
+      if (const cudaError_t launched = LaunchGemmPass<T>(p, stream); launched != cudaSuccess) {
         return {std::string("Gemm: launch failed: ") + cudaGetErrorString(launched)};
       }
       if (LaunchStatus status = LastLaunch("Gemm"); !status.ok()) return status;

@@ -8,11 +8,11 @@
 // thread decodes only its quarter of a chunk (frag_decode.cuh) from there
 // into the A operand (a step's decode, mma and epilogue are
 // tensor_core_step.cuh's). The GEMM (gemv.cu's LaunchInt8Gemm) runs the same
-// kernel with up to kTiles = 8 tiles of 8 activations, each decoded chunk
-// multiplied with all of them, which its block's warps read from a copy of
-// each step's activations in shared memory (tile_activations.cuh); the
-// expert GEMV of kTensorCoreExpertGemv's types runs it with one grid row
-// per slot (kExpert).
+// kernel with kTiles = 2, 4 or 8 tiles of 8 activations (the fewest that
+// hold a pass), each decoded chunk multiplied with all of them, which its
+// block's warps read from a copy of each step's activations in shared
+// memory (tile_activations.cuh); the expert GEMV of kTensorCoreExpertGemv's
+// types runs it with one grid row per slot (kExpert).
 //
 // Work is split evenly over the resident warps: the rows' tiles times their
 // steps (of kTileStepChunks chunks) form one sequence of items, and each
@@ -186,7 +186,7 @@ __device__ __forceinline__ void LoadTileStep(const GemvParams& p, const Position
 // With kStagedActivations<kTiles> the launch gives the block dynamic shared
 // memory for two ActivationStage copies (kTensorCoreSharedBytes).
 template <GgmlType T, int kTiles, bool kRowsAligned = false, bool kExpert = false>
-__global__ void __launch_bounds__(kTensorCoreThreads, kTiles == 1 ? kTensorCoreMinBlocks<T> : kGemmMinBlocks<T>)
+__global__ void __launch_bounds__(kTensorCoreThreads, kTiles == 1 ? kTensorCoreMinBlocks<T> : kGemmMinBlocks<T, kTiles>)
     TensorCoreGemvKernel(GemvParams p, int64_t items, int steps) {
   static_assert(!kExpert || kTiles == 1, "an expert GEMV has one activation a slot");
   StartDependentKernel();  // the next launch may queue behind this grid; it waits for it to finish

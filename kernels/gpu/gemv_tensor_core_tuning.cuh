@@ -13,6 +13,12 @@
 
 namespace vt::gpu {
 
+// The narrower kernels (tiles of 8 activations) a GEMM pass of at most 32
+// activations takes instead of the one of kGemmColumns / 8 tiles: the
+// fewest that hold the pass (gemv.cu's LaunchGemmPass). A pass of 16 on
+// the kernel of 8 tiles took longer than two GEMVs of 8.
+constexpr int kGemmPassTiles[] = {2, 4};
+
 #if !defined(VT_HIP)
 
 // Warps a block of the tensor-core kernel.
@@ -90,22 +96,25 @@ constexpr int TensorCoreMinBlocks() {
 template <GgmlType T>
 constexpr int kTensorCoreMinBlocks = TensorCoreMinBlocks<T>();
 
-// The same for the GEMM's kernel (kTiles > 1): 3 blocks (at most 168
-// registers; its shared memory, kStagedActivations, allows 3 or 4), 4
-// (128) for MXFP4, and no bound for NVFP4, Q2_K and Q1_0, each where that
-// measured faster.
-template <GgmlType T>
+// The same for the GEMM's kernels (kTiles > 1): 3 blocks (at most 168
+// registers; its shared memory, kStagedActivations, allows 3 or 4) for the
+// kernel of 8 tiles and 4 (128) for the narrower ones (kGemmPassTiles), but
+// 4 for MXFP4's every kernel, 3 for Q6_K's and IQ1_M's, and no bound for
+// NVFP4, Q2_K and Q1_0, each where that measured faster.
+template <GgmlType T, int kTiles>
 constexpr int GemmMinBlocks() {
   switch (T) {
     case GgmlType::kMXFP4: return 4;
+    case GgmlType::kQ6_K:
+    case GgmlType::kIQ1_M: return 3;
     case GgmlType::kNVFP4:
     case GgmlType::kQ2_K:
     case GgmlType::kQ1_0: return 0;
-    default: return 3;
+    default: return kTiles > 4 ? 3 : 4;
   }
 }
-template <GgmlType T>
-constexpr int kGemmMinBlocks = GemmMinBlocks<T>();
+template <GgmlType T, int kTiles>
+constexpr int kGemmMinBlocks = GemmMinBlocks<T, kTiles>();
 
 // Steps of its first item each warp asks L2 for (PrefetchToL2) before it
 // waits for the quantizer: 2 measured faster than none or 4. It still asks

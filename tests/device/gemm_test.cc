@@ -68,8 +68,10 @@ int64_t RaggedK(GgmlType type, int64_t small_blocks) {
 }
 
 // Rows 70 leave ragged tiles on both paths. On the int8 path a batch of 43
-// is one pass of six tiles, the last with 3 activations, and 100 a pass of
-// 64 and one of 36 (five tiles, the last with 4). MXFP4's rows start at
+// is one pass of six tiles (the kernel of eight), the last with 3
+// activations; 91 a pass of 64 and one of 27 (the kernel of four tiles,
+// the last with 3); and 13 one pass on the kernel of two tiles, the last
+// with 5 (gemv.cu's LaunchGemmPass). MXFP4's rows start at
 // every offset modulo 4 with 5 blocks (85 bytes) and at 4-byte boundaries
 // with 8 (136 bytes), its two staging paths.
 TEST_CASE("GEMM matches the CPU kernels' dequantized product, every decoded type, ragged tiles", "[gpu][gemm]") {
@@ -78,7 +80,8 @@ TEST_CASE("GEMM matches the CPU kernels' dequantized product, every decoded type
   std::mt19937_64 rng(seed);
   for (GgmlType type : gpu::kDecodedTypes) {
     CheckGemm(type, 70, RaggedK(type, 5), 43, rng);
-    CheckGemm(type, 70, RaggedK(type, 8), 100, rng);
+    CheckGemm(type, 70, RaggedK(type, 8), 91, rng);
+    CheckGemm(type, 70, RaggedK(type, 5), 13, rng);
   }
 }
 
@@ -88,15 +91,18 @@ TEST_CASE("GEMM matches the CPU kernels' dequantized product, every decoded type
 // with 2 of its 4 tiles; k = 3232 is 13 steps of a 32-value type, the last
 // of 5 chunks, and 3072 is 12 of a 256-value type: 819 and 756 items, more
 // than the blocks an H200 holds at once (132 SMs, at most four blocks
-// each), so blocks take several. A batch of 20 is three tiles of
-// activations, the last with 4. One type of each decoder family.
+// each), so blocks take several. A batch of 60 is eight tiles of
+// activations, the last with 4, and 12 two (the kernel of two tiles), the
+// last with 4. One type of each decoder family.
 TEST_CASE("GEMM whose blocks take several steps each", "[gpu][gemm]") {
   const uint64_t seed = FreshSeed();
   INFO("seed " << seed);
   std::mt19937_64 rng(seed);
   for (GgmlType type : {GgmlType::kQ4_0, GgmlType::kQ8_0, GgmlType::kMXFP4, GgmlType::kQ6_K, GgmlType::kIQ4_XS,
                         GgmlType::kIQ2_XXS}) {
-    CheckGemm(type, 4000, gpu::KernelBlockValues(type) == 32 ? 3232 : 3072, 20, rng);
+    const int64_t k = gpu::KernelBlockValues(type) == 32 ? 3232 : 3072;
+    CheckGemm(type, 4000, k, 60, rng);
+    CheckGemm(type, 4000, k, 12, rng);
   }
 }
 
