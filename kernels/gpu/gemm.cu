@@ -1,13 +1,14 @@
 // Keep-quant GEMM for prefill. The types with a tensor-core GEMV run on its
 // kernel, up to 64 activations per pass over the weights, on a kernel of 2,
-// 4 or 8 tiles of 8 as the pass needs (CUDA; Int8Gemm in gemv.cu), as do F16 and BF16 on the 16-bit float GEMV's, 32 a pass
-// (CUDA; FloatMmaGemm in gemv.cu). For the others (and on HIP) a block
-// computes a 64-row x 64-activation tile of y. Per 64-value step of k, its
-// threads decode two chunks of each of the 64 weight rows (block_decode.cuh,
-// exact floats) into shared memory next to the matching activations, and the
-// four warps multiply the tiles on tensor cores (TF32 WMMA, float
-// accumulate). Built as HIP, where WMMA is not available, the same tiles are
-// multiplied with plain FMAs.
+// 4 or 8 tiles of 8 as the pass needs (CUDA; Int8Gemm in gemv.cu), as do
+// F16 and BF16 on the 16-bit float GEMV's, 32 a pass (CUDA; FloatMmaGemm
+// in gemv.cu); on both paths a pass of 8 or fewer runs the GEMV. For the
+// others (and on HIP) a block computes a 64-row x 64-activation tile of y.
+// Per 64-value step of k, its threads decode two chunks of each of the 64
+// weight rows (block_decode.cuh, exact floats) into shared memory next to
+// the matching activations, and the four warps multiply the tiles on
+// tensor cores (TF32 WMMA, float accumulate). Built as HIP, where WMMA is
+// not available, the same tiles are multiplied with plain FMAs.
 #include "block_decode.cuh"
 #include "launch_checks.h"
 #include "tensor_core_gemm.h"

@@ -442,12 +442,19 @@ LaunchStatus LaunchInt8Gemm(const GemmArgs& a, void* workspace, cudaStream_t str
 
 #if !defined(VT_HIP)
 // The GEMM of F16 or BF16: passes over the weights, each with up to
-// kFloatGemmColumnTiles tiles of 8 activations, on the GEMV's kernel.
+// kFloatGemmColumnTiles tiles of 8 activations, on the GEMV's kernel; a
+// pass of 8 or fewer is the GEMV's (which streams the weights about twice
+// as fast as a pass of the GEMM's kernel, whose time hardly depends on how
+// many of its tiles are full).
 template <GgmlType T>
 LaunchStatus LaunchFloatMmaGemm(const GemmArgs& a, cudaStream_t stream) {
   constexpr int kPass = 8 * kFloatGemmColumnTiles;
   for (int64_t b0 = 0; b0 < a.batch; b0 += kPass) {
     const GemvParams p = MatmulParams(a, b0, static_cast<int>(a.batch - b0 < kPass ? a.batch - b0 : kPass));
+    if (p.batch <= kMaxGemvBatch) {
+      if (LaunchStatus status = LaunchGemv<T>(p, p.batch, 1, nullptr, stream, "Gemm"); !status.ok()) return status;
+      continue;
+    }
     if (const cudaError_t launched = LaunchFloatMmaGemv<T, kFloatGemmColumnTiles, kFloatGemmRowTiles>(p, stream);
         launched != cudaSuccess) {
       return {std::string("Gemm: launch failed: ") + cudaGetErrorString(launched)};

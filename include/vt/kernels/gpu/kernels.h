@@ -80,7 +80,8 @@ using GemvArgs = MatmulArgs;
 // with all of the pass's activations on int8 tensor cores, partial sums
 // added into y atomically (y's last bits may differ between runs). F16 and
 // BF16 on CUDA run the GEMV's 16-bit float tensor-core kernel (k split
-// over clusters as there), one pass over the weights per 32 activations. The
+// over clusters as there), one pass over the weights per 32 activations
+// (a last pass of at most 8 runs the GEMV). The
 // other types, and every type built as HIP, decode weight tiles to floats
 // in shared memory and multiply them on tensor cores in TF32 (10-bit
 // mantissa inputs, float accumulation) or, on HIP, with FMAs. Block types
