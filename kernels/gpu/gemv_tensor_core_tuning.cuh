@@ -15,8 +15,8 @@ namespace vt::gpu {
 
 // The narrower kernels (tiles of 8 activations) a GEMM pass of at most 32
 // activations takes instead of the one of kGemmColumns / 8 tiles: the
-// fewest that hold the pass (gemv.cu's LaunchGemmPass). A pass of 16 on
-// the kernel of 8 tiles took longer than two GEMVs of 8.
+// fewest that hold the pass (gemv.cu's LaunchGemmPass), each faster there
+// than the wider ones.
 constexpr int kGemmPassTiles[] = {2, 4};
 
 #if !defined(VT_HIP)

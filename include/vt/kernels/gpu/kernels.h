@@ -81,10 +81,10 @@ using GemvArgs = MatmulArgs;
 // added into y atomically (y's last bits may differ between runs). F16 and
 // BF16 on CUDA run the GEMV's 16-bit float tensor-core kernel (k split
 // over clusters as there), one pass over the weights per 32 activations
-// (a last pass of at most 8 runs the GEMV). The
-// other types, and every type built as HIP, decode weight tiles to floats
-// in shared memory and multiply them on tensor cores in TF32 (10-bit
-// mantissa inputs, float accumulation) or, on HIP, with FMAs. Block types
+// (a last pass of at most 8 runs the GEMV). The other types, and every
+// type built as HIP, decode weight tiles to floats in shared memory and
+// multiply them on tensor cores in TF32 (10-bit mantissa inputs, float
+// accumulation) or, on HIP, with FMAs. Block types
 // take a workspace of GemmWorkspaceBytes(k) on every backend (HIP leaves it
 // unused).
 using GemmArgs = MatmulArgs;
