@@ -84,9 +84,8 @@ using GemvArgs = MatmulArgs;
 // (a last pass of at most 8 runs the GEMV). The other types, and every
 // type built as HIP, decode weight tiles to floats in shared memory and
 // multiply them on tensor cores in TF32 (10-bit mantissa inputs, float
-// accumulation) or, on HIP, with FMAs. Block types
-// take a workspace of GemmWorkspaceBytes(k) on every backend (HIP leaves it
-// unused).
+// accumulation) or, on HIP, with FMAs. Block types take a workspace of
+// GemmWorkspaceBytes(k) on every backend (HIP leaves it unused).
 using GemmArgs = MatmulArgs;
 
 // MoE decode: for each slot s < count, y[s] = W[ids[s]] x_s over a stacked
