@@ -403,8 +403,8 @@ cudaError_t LaunchGemmPass(const GemvParams& p, cudaStream_t stream) {
 
 // The GEMM of a tensor-core type T: passes over the weights, each with up
 // to kGemmColumns activations (quantized into the workspace, y's columns
-// zeroed, then the tensor-core kernel with kGemmTiles tiles); a pass of 8
-// or fewer is the GEMV's. The stream orders the passes.
+// zeroed, then the tensor-core kernel LaunchGemmPass picks); a pass of 8 or
+// fewer is the GEMV's. The stream orders the passes.
 template <GgmlType T>
 LaunchStatus LaunchInt8Gemm(const GemmArgs& a, void* workspace, cudaStream_t stream) {
   if constexpr (!kTensorCoreGemv<T>) {
