@@ -1,8 +1,10 @@
 // Keep-quant GEMM for prefill. The types with a tensor-core GEMV run on its
 // kernel, up to 64 activations per pass over the weights, on a kernel of 2,
-// 4 or 8 tiles of 8 as the pass needs (CUDA; Int8Gemm in gemv.cu), as do
-// F16 and BF16 on the 16-bit float GEMV's, 32 a pass (CUDA; FloatMmaGemm
-// in gemv.cu); on both paths a pass of 8 or fewer runs the GEMV. For the
+// 4 or 8 tiles of 8 as the pass needs (CUDA; Int8Gemm in gemv.cu). F16
+// and BF16 (CUDA) run whole multiples of 64 activations on tiles of 128
+// rows by 128 or 64 activations (FloatTileGemm in float_gemm.cu), and the
+// rest on the 16-bit float GEMV's kernel, 32 a pass (FloatMmaGemm in
+// gemv.cu); on both GEMV kernels a pass of 8 or fewer runs the GEMV. For the
 // others (and on HIP) a block computes a 64-row x 64-activation tile of y.
 // Per 64-value step of k, its threads decode two chunks of each of the 64
 // weight rows (block_decode.cuh, exact floats) into shared memory next to
@@ -165,7 +167,13 @@ LaunchStatus Gemm(const GemmArgs& a, void* workspace, size_t workspace_bytes, St
   if (std::string error = CheckGemm(a, workspace, workspace_bytes); !error.empty()) return {error};
 #if !defined(VT_HIP)
   if (Int8GemmTypes(DeviceKind::kCuda).Contains(a.type)) return Int8Gemm(a, workspace, stream);
-  if (a.type == GgmlType::kF16 || a.type == GgmlType::kBF16) return FloatMmaGemm(a, stream);
+  if (a.type == GgmlType::kF16 || a.type == GgmlType::kBF16) {
+    const int64_t tiled = a.batch / kFloatTileBatch * kFloatTileBatch;
+    if (tiled > 0) {
+      if (LaunchStatus status = FloatTileGemm(ActivationsOf(a, 0, tiled), stream); !status.ok()) return status;
+    }
+    return tiled < a.batch ? FloatMmaGemm(ActivationsOf(a, tiled, a.batch - tiled), stream) : LaunchStatus{};
+  }
 #endif
   const GemmParams p(a);
   const dim3 grid(static_cast<unsigned>((a.rows + kTileRows - 1) / kTileRows),

@@ -1,5 +1,6 @@
-// The GEMMs that run on the GEMV's tensor-core kernels (defined in gemv.cu,
-// beside the kernels they launch), for gemm.cu.
+// The tensor-core GEMMs of CUDA builds, for gemm.cu: those that run on the
+// GEMV's kernels (defined in gemv.cu, beside the kernels they launch) and
+// the tiled GEMM of the 16-bit floats (float_gemm.cu).
 #pragma once
 
 #include "vt/kernels/gpu/kernels.h"
@@ -14,5 +15,23 @@ LaunchStatus Int8Gemm(const GemmArgs& a, void* workspace, StreamHandle stream);
 // y = W x over a.batch activations, for F16 or BF16 in a CUDA build (the
 // arguments have passed CheckGemm).
 LaunchStatus FloatMmaGemm(const GemmArgs& a, StreamHandle stream);
+
+// The F16 and BF16 GEMM runs its activations in whole multiples of
+// kFloatTileBatch on FloatTileGemm, and the rest (fewer) on FloatMmaGemm.
+inline constexpr int kFloatTileBatch = 64;
+
+// Activations first .. first + count - 1 of the GEMM `a`.
+inline GemmArgs ActivationsOf(const GemmArgs& a, int64_t first, int64_t count) {
+  GemmArgs part = a;
+  part.x = a.x + first * a.k;
+  part.y = a.y + first * a.rows;
+  part.batch = static_cast<int>(count);
+  return part;
+}
+
+// y = W x over a.batch activations, a multiple of kFloatTileBatch, for F16
+// or BF16 in a CUDA build (the arguments have passed CheckGemm), on tiles
+// of W x activations (float_gemm.cu).
+LaunchStatus FloatTileGemm(const GemmArgs& a, StreamHandle stream);
 
 }  // namespace vt::gpu

@@ -24,16 +24,22 @@ constexpr DeviceKind kBuildDevice = DeviceKind::kRocm;
 constexpr DeviceKind kBuildDevice = DeviceKind::kCuda;
 #endif
 
-// GEMM on random data, batch `batch`. The float paths (TF32; F16 and BF16
-// split into two 16-bit values on CUDA, which meet it with room): inputs carry a
-// relative error of at most 2^-11 each, so a product is off by at most
-// 2^-10 of |w x|; float accumulation adds at most 1e-5 of sum |w x|. The
-// int8 path (Int8GemmTypes on CUDA) is the GEMV's, with the GEMV's bound.
-void CheckGemm(GgmlType type, int64_t rows, int64_t k, int64_t batch, std::mt19937_64& rng) {
+// GEMM on random data (or `given_x`: k * batch floats), batch `batch`. The
+// int8 path (Int8GemmTypes on CUDA) has the GEMV's bound. F16 and BF16 on
+// CUDA split each activation into two 16-bit values, and HIP multiplies
+// floats: both have the float path's bound, 1e-5 of sum |w x|. The TF32
+// path (the other types on CUDA): inputs carry a relative error of at most
+// 2^-11 each, so a product is off by at most 2^-10 of |w x|, and float
+// accumulation adds at most 1e-5 of sum |w x|.
+void CheckGemm(GgmlType type, int64_t rows, int64_t k, int64_t batch, std::mt19937_64& rng,
+               const std::vector<float>* given_x = nullptr) {
   const bool int8_path = gpu::Int8GemmTypes(kBuildDevice).Contains(type);
+  const bool tf32_path = kBuildDevice == DeviceKind::kCuda && !int8_path && type != GgmlType::kF16 &&
+                         type != GgmlType::kBF16;
   CAPTURE(NameOf(type), rows, k, batch, int8_path);
   const std::vector<uint8_t> w = RandomBlocks(type, rows * k, rng);
-  const std::vector<float> x = RandomFloats(static_cast<size_t>(k * batch), rng);
+  const std::vector<float> x = given_x != nullptr ? *given_x : RandomFloats(static_cast<size_t>(k * batch), rng);
+  REQUIRE(static_cast<int64_t>(x.size()) == k * batch);
   const std::vector<float> w_values = Dequantized(type, w, rows * k);
   DeviceArray<uint8_t> device_w(w);
   DeviceArray<float> device_x(x);
@@ -52,7 +58,7 @@ void CheckGemm(GgmlType type, int64_t rows, int64_t k, int64_t batch, std::mt199
       const float* x_row = x.data() + b * k;
       const Expected expected = ExpectedDot(w_row, x_row, k, int8_path, ActivationRun(type));
       const double want = expected.value;
-      const double tolerance = int8_path ? expected.tolerance : (0x1p-10 + 1e-5) * AbsDot(w_row, x_row, k);
+      const double tolerance = tf32_path ? (0x1p-10 + 1e-5) * AbsDot(w_row, x_row, k) : expected.tolerance;
       const float g = got[static_cast<size_t>(b * rows + r)];
       if (!(std::fabs(g - want) <= tolerance) && ++failures <= 3) {
         UNSCOPED_INFO("row " << r << " activation " << b << ": got " << g << ", want " << want << " +- " << tolerance);
@@ -114,7 +120,8 @@ TEST_CASE("GEMM whose blocks take several steps each", "[gpu][gemm]") {
 // them) and none (24 chunks), the GEMM 8; the other tests' shapes 1, 2 or
 // 4. Batch 1 of 6437 rows stays on FloatRows there (the other tests' batch
 // 1 shapes do not). The GEMM of 38 activations is a pass of 32 and the
-// GEMV of the last 6.
+// GEMV of the last 6; that of 70 one tile of 64 (float_gemm.cu), k split
+// over clusters of 8, then the GEMV of the last 6.
 TEST_CASE("GEMV and GEMM of the 16-bit floats over few tiles of rows and a long k", "[gpu][gemv][gemm]") {
   const uint64_t seed = FreshSeed();
   INFO("seed " << seed);
@@ -129,6 +136,40 @@ TEST_CASE("GEMV and GEMM of the 16-bit floats over few tiles of rows and a long 
     CheckGemv(type, {4096, 64, 4}, rng);
     CheckGemm(type, 70, RaggedK(type, 263), 43, rng);
     CheckGemm(type, 70, RaggedK(type, 263), 38, rng);
+    CheckGemm(type, 70, RaggedK(type, 263), 70, rng);
+  }
+}
+
+// The F16 and BF16 GEMM on CUDA multiplies whole multiples of 64
+// activations on tiles of 128 rows by 128 activations, then one of 64 for
+// the 64 left, if any, k split over clusters where the tiles are too few
+// to fill the device (float_gemm.cu); the activations left (fewer than 64)
+// run on the GEMV's kernel. On an H200: 300 rows by 100 activations are 3
+// tiles of 64, ragged in rows, k (64 chunks) split 4 ways, then 36 left;
+// 300 by 200 are 3 tiles of 128 and 3 of 64, each split 4 ways, then 8
+// left; 4000 rows by 384 activations 32 x 3 tiles of 128, not split, over
+// 3 chunks (fewer than the kernel copies ahead).
+TEST_CASE("GEMM of the 16-bit floats on tiles, k split or not", "[gpu][gemm]") {
+  const uint64_t seed = FreshSeed();
+  INFO("seed " << seed);
+  std::mt19937_64 rng(seed);
+  for (GgmlType type : {GgmlType::kF16, GgmlType::kBF16}) {
+    CheckGemm(type, 300, 2048, 100, rng);
+    CheckGemm(type, 300, 2048, 200, rng);
+    CheckGemm(type, 4000, 96, 384, rng);
+  }
+}
+
+TEST_CASE("GEMM of the 16-bit floats keeps float accuracy for activations of any magnitude", "[gpu][gemm]") {
+  // As the GEMV's test of the same name (SpreadMagnitudes), at batches of
+  // one tile of 64 and of one of 128 and the GEMV's 8.
+  const uint64_t seed = FreshSeed();
+  INFO("seed " << seed);
+  std::mt19937_64 rng(seed);
+  constexpr int64_t kK = 2048;
+  for (const int batch : {64, 136}) {
+    const std::vector<float> x = SpreadMagnitudes(kK, batch, rng);
+    for (GgmlType type : {GgmlType::kF16, GgmlType::kBF16}) CheckGemm(type, 37, kK, batch, rng, &x);
   }
 }
 

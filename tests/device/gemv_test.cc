@@ -105,24 +105,15 @@ TEST_CASE("GEMV at batch 8 of activations whose codes all sit at +-127", "[gpu][
 }
 
 TEST_CASE("GEMV of the 16-bit floats keeps float accuracy for activations of any magnitude", "[gpu][gemv]") {
-  // Each run of 32 values of each activation has its own magnitude, from
-  // 1e-30 to 1e30 (far outside F16's range at both ends), and every fifth
-  // run mixes values 1e6 apart: the bound is the float path's at every
-  // batch, whatever the kernel rounds the activations to.
+  // The bound is the float path's at every batch, whatever the kernel
+  // rounds the activations to (SpreadMagnitudes: far outside F16's range
+  // at both ends).
   const uint64_t seed = FreshSeed();
   INFO("seed " << seed);
   std::mt19937_64 rng(seed);
   for (const int64_t k : {int64_t{2048}, int64_t{32 * 37}}) {
     for (int batch = 1; batch <= gpu::kMaxGemvBatch; ++batch) {
-      std::vector<float> x = RandomFloats(static_cast<size_t>(k * batch), rng);
-      for (int b = 0; b < batch; ++b) {
-        for (int64_t i = 0; i < k; ++i) {
-          const int64_t run = i / 32;
-          const int exponent = static_cast<int>((run * 7 + b * 5) % 61) - 30;
-          const int spread = run % 5 == 0 && i % 2 == 0 ? -6 : 0;
-          x[static_cast<size_t>(b * k + i)] *= std::pow(10.0f, static_cast<float>(exponent + spread));
-        }
-      }
+      const std::vector<float> x = SpreadMagnitudes(k, batch, rng);
       for (GgmlType type : {GgmlType::kF16, GgmlType::kBF16}) {
         CheckGemv(type, {37, k / gpu::KernelBlockValues(type), batch}, rng, &x);
       }

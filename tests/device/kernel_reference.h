@@ -70,6 +70,22 @@ inline std::vector<float> RandomFloats(size_t count, std::mt19937_64& rng) {
   return out;
 }
 
+// `batch` activations of k random values in which each run of 32 values
+// of each activation has its own magnitude, from 1e-30 to 1e30, and every
+// fifth run mixes values 1e6 apart.
+inline std::vector<float> SpreadMagnitudes(int64_t k, int batch, std::mt19937_64& rng) {
+  std::vector<float> x = RandomFloats(static_cast<size_t>(k * batch), rng);
+  for (int b = 0; b < batch; ++b) {
+    for (int64_t i = 0; i < k; ++i) {
+      const int64_t run = i / 32;
+      const int exponent = static_cast<int>((run * 7 + b * 5) % 61) - 30;
+      const int spread = run % 5 == 0 && i % 2 == 0 ? -6 : 0;
+      x[static_cast<size_t>(b * k + i)] *= std::pow(10.0f, static_cast<float>(exponent + spread));
+    }
+  }
+  return x;
+}
+
 // The rows of a matrix of `type`, dequantized by the CPU kernels.
 inline std::vector<float> Dequantized(GgmlType type, const std::vector<uint8_t>& blocks, int64_t values) {
   std::vector<float> out(static_cast<size_t>(values));
