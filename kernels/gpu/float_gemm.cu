@@ -1,18 +1,18 @@
 // The GEMM of the 16-bit floats (F16, BF16) on tiles (CUDA): each block
-// owns a tile of kFloatTileRows rows of W by kBatchTile activations and
-// walks k one chunk of 32 at a time, copying W's chunks into shared memory
-// kFloatTileStages - 1 chunks ahead (cp.async), so that every weight it
-// reads from memory meets all of the tile's activations on the tensor cores
-// (mma.m16n8k16, float accumulation). Blocks of one tile of rows are
-// consecutive, so those running at once read each row from L2 rather than
-// from memory again.
+// owns a tile of kFloatTileRows rows of W by kFloatTileBatch activations
+// and walks k one chunk of 32 at a time, copying W's chunks into shared
+// memory kFloatTileStages - 1 chunks ahead (cp.async), so that every
+// weight it reads from memory meets all of the tile's activations on the
+// tensor cores (mma.m16n8k16, float accumulation). Blocks of one tile of
+// rows are consecutive, so those running at once read each row from L2
+// rather than from memory again.
 //
-// Its 8 warps split the tile, each owning kWarpRows rows by a share of the
-// activations (TileShape). The block converts each chunk of its
-// activations once, into hi + lo of the weights' type in shared memory, as
-// gemv_float_mma.cuh's header states (F16's chunks scaled by powers of two
-// where their range needs it), so y keeps the same accuracy as the GEMV's;
-// the warps read weights and activations by ldmatrix.
+// Its 8 warps split the tile 4 x 2, each owning 32 rows by 32 activations
+// (TileShape). The block converts each chunk of its activations once, into
+// hi + lo of the weights' type in shared memory, as gemv_float_mma.cuh's
+// header states (F16's chunks scaled by powers of two where their range
+// needs it), so y keeps the same accuracy as the GEMV's; the warps read
+// weights and activations by ldmatrix.
 //
 // Where the tiles are too few to fill the device, a cluster of 2 to 8
 // consecutive blocks owns each tile, each block a run of k's chunks; the
@@ -46,9 +46,10 @@ constexpr int kFloatTileMinBlockChunks = 16;
 constexpr int kRowBytes = 40 * 2;
 
 // A tile of kFloatTileRows rows x kBatchTile activations split between the
-// warps in pieces of kWarpRows rows, and the block's shared memory:
-// kFloatTileStages chunks of W, then two chunks' activations (hi, then lo,
-// [activation][k]), then their scales back (F16).
+// warps in pieces of kWarpRows rows (the kernels take 64 x 32: tiles of 128
+// activations on warps of 64 rows measured slower), and the block's shared
+// memory: kFloatTileStages chunks of W, then two chunks' activations (hi,
+// then lo, [activation][k]), then their scales back (F16).
 template <int kBatchTile, int kWarpRows>
 struct TileShape {
   static constexpr int kBatch = kBatchTile;
@@ -57,10 +58,6 @@ struct TileShape {
   static constexpr int kWarpBatch = kBatchTile / (kFloatTileWarps / kWarpsAlongRows);  // activations a warp
   static constexpr int kRowTiles = kWarpRows / 16;    // mma tiles of rows a warp
   static constexpr int kColumnTiles = kWarpBatch / 8;  // ... and of activations
-  // Resident blocks a SM the kernel asks the compiler to leave room for:
-  // 2 (128 registers a thread), but 1 for warps of 64 rows, whose
-  // accumulators alone take 64.
-  static constexpr int kMinBlocks = kWarpRows == 64 ? 1 : 2;
   static_assert(kColumnTiles % 2 == 0, "activation tiles in pairs (one ldmatrix)");
 
   static constexpr int kWeights = kFloatTileRows * kRowBytes;  // a stage
@@ -268,7 +265,7 @@ __device__ __forceinline__ void ChunkOfTile(const uint8_t* weights, const uint8_
 // step i - 1, so the step's copy may take chunk i - 1's stage and its
 // conversion chunk i - 1's halves.
 template <GgmlType T, class S, bool kSplitK>
-__global__ void __launch_bounds__(kFloatTileThreads, S::kMinBlocks) FloatTileGemmKernel(FloatTileParams p) {
+__global__ void __launch_bounds__(kFloatTileThreads, 2) FloatTileGemmKernel(FloatTileParams p) {
   extern __shared__ __align__(16) uint8_t shared[];
   const int warp = static_cast<int>(threadIdx.x / kWarpSize);
   const int lane = static_cast<int>(threadIdx.x % kWarpSize);
@@ -380,17 +377,9 @@ cudaError_t LaunchFloatTileGemm(const GemmArgs& a, cudaStream_t stream) {
                                        static_cast<unsigned>(split), S::kBytes, stream, p);
 }
 
-// Tiles of 128 activations for the whole multiples of 128, then one of 64
-// for the 64 left, if any.
 template <GgmlType T>
 LaunchStatus LaunchFloatTileGemmOf(const GemmArgs& a, cudaStream_t stream) {
-  static_assert(kFloatTileBatch == 64, "the narrow tile takes what the wide ones leave");
-  const int64_t wide = a.batch / 128 * 128;
-  cudaError_t launched = cudaSuccess;
-  if (wide > 0) launched = LaunchFloatTileGemm<T, TileShape<128, 64>>(ActivationsOf(a, 0, wide), stream);
-  if (launched == cudaSuccess && wide < a.batch) {
-    launched = LaunchFloatTileGemm<T, TileShape<64, 32>>(ActivationsOf(a, wide, a.batch - wide), stream);
-  }
+  const cudaError_t launched = LaunchFloatTileGemm<T, TileShape<kFloatTileBatch, 32>>(a, stream);
   if (launched != cudaSuccess) return {std::string("Gemm: launch failed: ") + cudaGetErrorString(launched)};
   return LastLaunch("Gemm");
 }

@@ -141,14 +141,13 @@ TEST_CASE("GEMV and GEMM of the 16-bit floats over few tiles of rows and a long 
 }
 
 // The F16 and BF16 GEMM on CUDA multiplies whole multiples of 64
-// activations on tiles of 128 rows by 128 activations, then one of 64 for
-// the 64 left, if any, k split over clusters where the tiles are too few
-// to fill the device (float_gemm.cu); the activations left (fewer than 64)
-// run on the GEMV's kernel. On an H200: 300 rows by 100 activations are 3
-// tiles of 64, ragged in rows, k (64 chunks) split 4 ways, then 36 left;
-// 300 by 200 are 3 tiles of 128 and 3 of 64, each split 4 ways, then 8
-// left; 4000 rows by 384 activations 32 x 3 tiles of 128, not split, over
-// 3 chunks (fewer than the kernel copies ahead).
+// activations on tiles of 128 rows by 64 activations, k split over
+// clusters where the tiles are too few to fill the device (float_gemm.cu);
+// the activations left (fewer than 64) run on the GEMV's kernel. On an
+// H200: 300 rows by 100 activations are 3 tiles, ragged in rows, k (64
+// chunks) split 4 ways, then 36 left; 300 by 200 are 3 x 3 tiles, split 4
+// ways, then 8 left; 4000 rows by 384 activations 32 x 6 tiles, not split,
+// over 3 chunks (fewer than the kernel copies ahead).
 TEST_CASE("GEMM of the 16-bit floats on tiles, k split or not", "[gpu][gemm]") {
   const uint64_t seed = FreshSeed();
   INFO("seed " << seed);
@@ -162,7 +161,7 @@ TEST_CASE("GEMM of the 16-bit floats on tiles, k split or not", "[gpu][gemm]") {
 
 TEST_CASE("GEMM of the 16-bit floats keeps float accuracy for activations of any magnitude", "[gpu][gemm]") {
   // As the GEMV's test of the same name (SpreadMagnitudes), at batches of
-  // one tile of 64 and of one of 128 and the GEMV's 8.
+  // one tile, and of two tiles and the GEMV's 8.
   const uint64_t seed = FreshSeed();
   INFO("seed " << seed);
   std::mt19937_64 rng(seed);

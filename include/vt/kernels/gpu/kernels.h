@@ -80,10 +80,10 @@ using GemvArgs = MatmulArgs;
 // with all of the pass's activations on int8 tensor cores, partial sums
 // added into y atomically (y's last bits may differ between runs). F16 and
 // BF16 on CUDA run whole multiples of 64 activations on a tiled tensor-core
-// GEMM (tiles of 128 rows by 128 or 64 activations, each activation split
-// into two 16-bit values as the GEMV splits it; k split over clusters where
-// the tiles are too few to fill the device, in a fixed order), and the
-// rest on the GEMV's 16-bit float tensor-core kernel, one pass over the
+// GEMM (tiles of 128 rows by 64 activations, each activation split into
+// two 16-bit values as the GEMV splits it; k split over clusters where the
+// tiles are too few to fill the device, in a fixed order), and the rest
+// on the GEMV's 16-bit float tensor-core kernel, one pass over the
 // weights per 32 activations (a last pass of at most 8 runs the GEMV); y
 // is the same from run to run. The other types, and every type built as
 // HIP, decode weight tiles to floats in shared memory and multiply them on
