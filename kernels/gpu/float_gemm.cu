@@ -27,6 +27,7 @@
 #include "gemv_float_mma.cuh"
 #include "gemv_params.cuh"
 #include "resident_blocks.cuh"
+#include "span_stage.cuh"
 #include "type_dispatch.cuh"
 
 namespace vt::gpu {
@@ -85,17 +86,6 @@ struct FloatTileParams {
   int batch_tiles;  // tiles of activations a tile of rows has
 };
 
-__device__ __forceinline__ void CopyAsync16(void* shared, const void* global) {
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(static_cast<unsigned>(__cvta_generic_to_shared(shared))),
-               "l"(global)
-               : "memory");
-}
-__device__ __forceinline__ void CommitCopies() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
-template <int kPending>
-__device__ __forceinline__ void WaitForCopies() {
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending) : "memory");
-}
-
 // Four 8 x 8 matrices of 16-bit values in shared memory, lane l giving
 // the address of a row of matrix l / 8.
 __device__ __forceinline__ void LoadMatrices(const uint8_t* row, uint32_t (&m)[4]) {
@@ -111,8 +101,9 @@ __device__ __forceinline__ void CopyWeights(const FloatTileParams& p, int row0, 
   for (int i = static_cast<int>(threadIdx.x); i < kPieces; i += kFloatTileThreads) {
     const int row = i / 4, piece = i % 4;
     const int source = min(row0 + row, p.rows - 1);
-    CopyAsync16(stage + row * kRowBytes + 16 * piece,
-                p.weights + static_cast<int64_t>(source) * p.row_bytes + 64 * static_cast<int64_t>(chunk) + 16 * piece);
+    CopyPieceAsync(reinterpret_cast<uint4*>(stage + row * kRowBytes + 16 * piece),
+                   p.weights + static_cast<int64_t>(source) * p.row_bytes + 64 * static_cast<int64_t>(chunk) +
+                       16 * piece);
   }
 }
 
@@ -284,24 +275,24 @@ __global__ void __launch_bounds__(kFloatTileThreads, 2) FloatTileGemmKernel(Floa
 #pragma unroll
   for (int i = 0; i < kFloatTileStages - 1; ++i) {
     if (i < count) CopyWeights(p, row0, begin + i, stage(i));
-    CommitCopies();
+    CommitSpanCopies();
   }
   ActivationPiece<S> piece;
   piece.Load(p, b0, begin);
   bool plain = piece.template Store<T>(halves(0), back(0));
   if (count > 1) piece.Load(p, b0, begin + 1);
   for (int i = 0; i < count; ++i) {
-    WaitForCopies<kFloatTileStages - 2>();  // chunk i of W is in
+    WaitForSpanCopies<kFloatTileStages - 2>();  // chunk i of W is in
     plain = __syncthreads_and(plain);       // ... for every thread, as are chunk i's halves
     const int ahead = i + kFloatTileStages - 1;
     if (ahead < count) CopyWeights(p, row0, begin + ahead, stage(ahead));
-    CommitCopies();
+    CommitSpanCopies();
     const bool chunk_plain = plain;
     if (i + 1 < count) plain = piece.template Store<T>(halves(i + 1), back(i + 1));
     if (i + 2 < count) piece.Load(p, b0, begin + i + 2);
     ChunkOfTile<T, S>(stage(i), halves(i), back(i), chunk_plain, wm, wn, acc);
   }
-  WaitForCopies<0>();
+  WaitForSpanCopies<0>();
   __syncthreads();  // the shared memory becomes the sums: [activation][row]
   constexpr int kSumStride = kFloatTileRows + 4;
   float* sums = reinterpret_cast<float*>(shared);
