@@ -60,8 +60,8 @@ __device__ __forceinline__ int RunStart(int chunks, int rank, int blocks) {
 
 #if !defined(VT_HIP)
 
-// The most blocks a cluster that splits k holds (the portable limit).
-constexpr int kMaxClusterSplit = 8;
+// The most blocks a cluster that splits k holds.
+constexpr int kMaxClusterSplit = kMaxClusterBlocks;
 
 // The blocks of the cluster that owns each of a launch's `blocks` blocks'
 // rows: 1 where the device holds that many blocks of kWhole (the kernel

@@ -55,18 +55,24 @@ cudaError_t ResidentBlocks(int64_t& resident) {
   });
 }
 
-// How many clusters of `cluster_blocks` blocks (2, 4 or 8) of kKernel,
-// launched with kThreads threads and no dynamic shared memory, fit on the
-// current device at once: fewer than its resident blocks / cluster_blocks
-// where the SMs of a GPC, which hold a cluster's blocks, leave some over.
-template <auto kKernel, int kThreads>
+// The most blocks a thread block cluster holds here (the portable limit).
+constexpr int kMaxClusterBlocks = 8;
+
+// How many clusters of `cluster_blocks` blocks (2 to kMaxClusterBlocks) of
+// kKernel, launched with kThreads threads and kSharedBytes of dynamic
+// shared memory (allowed it first by ResidentBlocks), fit on the current
+// device at once: fewer than its resident blocks / cluster_blocks where the
+// SMs of a GPC, which hold a cluster's blocks, leave some over.
+template <auto kKernel, int kThreads, int kSharedBytes = 0>
 cudaError_t ResidentClusters(int cluster_blocks, int64_t& clusters) {
-  static std::atomic<int64_t> known[3][kCachedDevices] = {};  // by cluster size: 2, 4, 8
+  static std::atomic<int64_t> known[kMaxClusterBlocks - 1][kCachedDevices] = {};  // by cluster size, from 2
+  if (cluster_blocks < 2 || cluster_blocks > kMaxClusterBlocks) return cudaErrorInvalidValue;
   auto query = [cluster_blocks](int, int64_t& value) {
     cudaLaunchAttribute cluster = ClusterOf(static_cast<unsigned>(cluster_blocks));
     cudaLaunchConfig_t config{};
     config.gridDim = dim3(static_cast<unsigned>(cluster_blocks));
     config.blockDim = dim3(kThreads);
+    config.dynamicSmemBytes = kSharedBytes;
     config.attrs = &cluster;
     config.numAttrs = 1;
     int count = 0;
@@ -74,7 +80,7 @@ cudaError_t ResidentClusters(int cluster_blocks, int64_t& clusters) {
     value = count;
     return error;
   };
-  return AskOncePerDevice(known[cluster_blocks == 2 ? 0 : cluster_blocks == 4 ? 1 : 2], clusters, query);
+  return AskOncePerDevice(known[cluster_blocks - 2], clusters, query);
 }
 
 // Whether the current device launches thread block clusters (compute

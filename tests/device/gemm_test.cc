@@ -147,7 +147,9 @@ TEST_CASE("GEMV and GEMM of the 16-bit floats over few tiles of rows and a long 
 // H200: 300 rows by 100 activations are 3 tiles, ragged in rows, k (64
 // chunks) split 4 ways, then 36 left; 300 by 200 are 3 x 3 tiles, split 4
 // ways, then 8 left; 4000 rows by 384 activations 32 x 6 tiles, not split,
-// over 3 chunks (fewer than the kernel copies ahead).
+// over 3 chunks (fewer than the kernel copies ahead). Splits need not be
+// powers of two: 50 chunks split 3 ways (runs of 16 and 17), 113 chunks 7
+// ways.
 TEST_CASE("GEMM of the 16-bit floats on tiles, k split or not", "[gpu][gemm]") {
   const uint64_t seed = FreshSeed();
   INFO("seed " << seed);
@@ -156,6 +158,8 @@ TEST_CASE("GEMM of the 16-bit floats on tiles, k split or not", "[gpu][gemm]") {
     CheckGemm(type, 300, 2048, 100, rng);
     CheckGemm(type, 300, 2048, 200, rng);
     CheckGemm(type, 4000, 96, 384, rng);
+    CheckGemm(type, 200, 50 * 32, 64, rng);
+    CheckGemm(type, 130, 113 * 32, 64, rng);
   }
 }
 

@@ -81,8 +81,9 @@ using GemvArgs = MatmulArgs;
 // added into y atomically (y's last bits may differ between runs). F16 and
 // BF16 on CUDA run whole multiples of 64 activations on a tiled tensor-core
 // GEMM (tiles of 128 rows by 64 activations, each activation split into
-// two 16-bit values as the GEMV splits it; k split over clusters where the
-// tiles are too few to fill the device, in a fixed order), and the rest
+// two 16-bit values as the GEMV splits it; k split over clusters of 2-8
+// blocks where the tiles are too few to fill the device or their last
+// wave would leave it mostly idle, in a fixed order), and the rest
 // on the GEMV's 16-bit float tensor-core kernel, one pass over the
 // weights per 32 activations (a last pass of at most 8 runs the GEMV); y
 // is the same from run to run. The other types, and every type built as
