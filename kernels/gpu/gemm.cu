@@ -168,7 +168,8 @@ LaunchStatus Gemm(const GemmArgs& a, void* workspace, size_t workspace_bytes, St
 #if !defined(VT_HIP)
   if (Int8GemmTypes(DeviceKind::kCuda).Contains(a.type)) return Int8Gemm(a, workspace, stream);
   if (a.type == GgmlType::kF16 || a.type == GgmlType::kBF16) {
-    const int64_t tiled = a.batch / kFloatTileBatch * kFloatTileBatch;
+    const int64_t rest = a.batch % kFloatTileBatch;
+    const int64_t tiled = rest > kFloatMmaGemmMost ? a.batch : a.batch - rest;
     if (tiled > 0) {
       if (LaunchStatus status = FloatTileGemm(ActivationsOf(a, 0, tiled), stream); !status.ok()) return status;
     }

@@ -16,9 +16,12 @@ LaunchStatus Int8Gemm(const GemmArgs& a, void* workspace, StreamHandle stream);
 // arguments have passed CheckGemm).
 LaunchStatus FloatMmaGemm(const GemmArgs& a, StreamHandle stream);
 
-// The F16 and BF16 GEMM runs its activations in whole multiples of
-// kFloatTileBatch on FloatTileGemm, and the rest (fewer) on FloatMmaGemm.
+// The F16 and BF16 GEMM runs its activations in tiles of kFloatTileBatch
+// on FloatTileGemm, the last tile partial where more than
+// kFloatMmaGemmMost would be left past the whole ones; at most that many
+// left run on FloatMmaGemm instead (GPU_TUNING.md has the runs).
 inline constexpr int kFloatTileBatch = 64;
+inline constexpr int kFloatMmaGemmMost = 32;
 
 // Activations first .. first + count - 1 of the GEMM `a`.
 inline GemmArgs ActivationsOf(const GemmArgs& a, int64_t first, int64_t count) {
@@ -29,9 +32,10 @@ inline GemmArgs ActivationsOf(const GemmArgs& a, int64_t first, int64_t count) {
   return part;
 }
 
-// y = W x over a.batch activations, a multiple of kFloatTileBatch, for F16
-// or BF16 in a CUDA build (the arguments have passed CheckGemm), on tiles
-// of W x activations (float_gemm.cu).
+// y = W x over a.batch activations for F16 or BF16 in a CUDA build (the
+// arguments have passed CheckGemm), on tiles of W x kFloatTileBatch
+// activations (float_gemm.cu); a last, partial tile costs as much as a
+// whole one.
 LaunchStatus FloatTileGemm(const GemmArgs& a, StreamHandle stream);
 
 }  // namespace vt::gpu

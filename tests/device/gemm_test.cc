@@ -119,9 +119,10 @@ TEST_CASE("GEMM whose blocks take several steps each", "[gpu][gemm]") {
 // of 8 (263 chunks: runs of 32 and 33), 2 (64 chunks; and 4096 rows of
 // them) and none (24 chunks), the GEMM 8; the other tests' shapes 1, 2 or
 // 4. Batch 1 of 6437 rows stays on FloatRows there (the other tests' batch
-// 1 shapes do not). The GEMM of 38 activations is a pass of 32 and the
-// GEMV of the last 6; that of 70 one tile of 64 (float_gemm.cu), k split
-// over clusters of 8, then the GEMV of the last 6.
+// 1 shapes do not). The GEMM of 43 activations is one partial tile of 64
+// (float_gemm.cu), k split over clusters of 8; that of 24 one pass of the
+// GEMV's kernel; that of 70 one whole tile, split so, then the GEMV of the
+// last 6.
 TEST_CASE("GEMV and GEMM of the 16-bit floats over few tiles of rows and a long k", "[gpu][gemv][gemm]") {
   const uint64_t seed = FreshSeed();
   INFO("seed " << seed);
@@ -135,27 +136,28 @@ TEST_CASE("GEMV and GEMM of the 16-bit floats over few tiles of rows and a long 
     }
     CheckGemv(type, {4096, 64, 4}, rng);
     CheckGemm(type, 70, RaggedK(type, 263), 43, rng);
-    CheckGemm(type, 70, RaggedK(type, 263), 38, rng);
+    CheckGemm(type, 70, RaggedK(type, 263), 24, rng);
     CheckGemm(type, 70, RaggedK(type, 263), 70, rng);
   }
 }
 
-// The F16 and BF16 GEMM on CUDA multiplies whole multiples of 64
-// activations on tiles of 128 rows by 64 activations, k split over
-// clusters where the tiles are too few to fill the device (float_gemm.cu);
-// the activations left (fewer than 64) run on the GEMV's kernel. On an
-// H200: 300 rows by 100 activations are 3 tiles, ragged in rows, k (64
-// chunks) split 4 ways, then 36 left; 300 by 200 are 3 x 3 tiles, split 4
-// ways, then 8 left; 4000 rows by 384 activations 32 x 6 tiles, not split,
-// over 3 chunks (fewer than the kernel copies ahead). Splits need not be
-// powers of two: 50 chunks split 3 ways (runs of 16 and 17), 113 chunks 7
-// ways.
+// The F16 and BF16 GEMM on CUDA multiplies its activations on tiles of 128
+// rows by 64 activations, k split over clusters where that ends sooner
+// (float_gemm.cu); where at most 32 are left past the whole tiles, those
+// run on the GEMV's kernel instead of a last, partial tile. On an H200:
+// 300 rows by 100 activations are 3 x 2 tiles, ragged in rows and the
+// last 36 activations, k (64 chunks) split 4 ways; 300 by 84 are 3 tiles,
+// split so, then 20 left; 300 by 200 3 x 3 tiles, then 8 left; 4000 rows
+// by 384 activations 32 x 6 tiles, not split, over 3 chunks (fewer than
+// the kernel copies ahead). Splits need not be powers of two: 50 chunks
+// split 3 ways (runs of 16 and 17), 113 chunks 7 ways.
 TEST_CASE("GEMM of the 16-bit floats on tiles, k split or not", "[gpu][gemm]") {
   const uint64_t seed = FreshSeed();
   INFO("seed " << seed);
   std::mt19937_64 rng(seed);
   for (GgmlType type : {GgmlType::kF16, GgmlType::kBF16}) {
     CheckGemm(type, 300, 2048, 100, rng);
+    CheckGemm(type, 300, 2048, 84, rng);
     CheckGemm(type, 300, 2048, 200, rng);
     CheckGemm(type, 4000, 96, 384, rng);
     CheckGemm(type, 200, 50 * 32, 64, rng);
@@ -165,12 +167,12 @@ TEST_CASE("GEMM of the 16-bit floats on tiles, k split or not", "[gpu][gemm]") {
 
 TEST_CASE("GEMM of the 16-bit floats keeps float accuracy for activations of any magnitude", "[gpu][gemm]") {
   // As the GEMV's test of the same name (SpreadMagnitudes), at batches of
-  // one tile, and of two tiles and the GEMV's 8.
+  // one partial tile, one tile, and two tiles and the GEMV's 8.
   const uint64_t seed = FreshSeed();
   INFO("seed " << seed);
   std::mt19937_64 rng(seed);
   constexpr int64_t kK = 2048;
-  for (const int batch : {64, 136}) {
+  for (const int batch : {40, 64, 136}) {
     const std::vector<float> x = SpreadMagnitudes(kK, batch, rng);
     for (GgmlType type : {GgmlType::kF16, GgmlType::kBF16}) CheckGemm(type, 37, kK, batch, rng, &x);
   }
