@@ -1,10 +1,11 @@
 // Keep-quant GEMM for prefill. The types with a tensor-core GEMV run on its
 // kernel, up to 64 activations per pass over the weights, on a kernel of 2,
 // 4 or 8 tiles of 8 as the pass needs (CUDA; Int8Gemm in gemv.cu). F16
-// and BF16 (CUDA) run whole multiples of 64 activations on tiles of 128
-// rows by 64 activations (FloatTileGemm in float_gemm.cu), and the rest on
-// the 16-bit float GEMV's kernel, 32 a pass (FloatMmaGemm in gemv.cu); on
-// both GEMV kernels a pass of 8 or fewer runs the GEMV. For the
+// and BF16 (CUDA) run on tiles of 128 rows by 64 activations
+// (FloatTileGemm in float_gemm.cu), the last partial where more than
+// kFloatMmaGemmMost activations are left past the whole tiles; at most
+// that many left run on the 16-bit float GEMV's kernel (FloatMmaGemm in
+// gemv.cu); on both GEMV kernels a pass of 8 or fewer runs the GEMV. For the
 // others (and on HIP) a block computes a 64-row x 64-activation tile of y.
 // Per 64-value step of k, its threads decode two chunks of each of the 64
 // weight rows (block_decode.cuh, exact floats) into shared memory next to

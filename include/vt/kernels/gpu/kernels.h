@@ -79,14 +79,14 @@ using GemvArgs = MatmulArgs;
 // quantized to int8 per 32 values, each decoded weight chunk multiplied
 // with all of the pass's activations on int8 tensor cores, partial sums
 // added into y atomically (y's last bits may differ between runs). F16 and
-// BF16 on CUDA run whole multiples of 64 activations on a tiled tensor-core
-// GEMM (tiles of 128 rows by 64 activations, each activation split into
-// two 16-bit values as the GEMV splits it; k split over clusters of 2-8
-// blocks where the tiles are too few to fill the device or their last
-// wave would leave it mostly idle, in a fixed order), and the rest
-// on the GEMV's 16-bit float tensor-core kernel, one pass over the
-// weights per 32 activations (a last pass of at most 8 runs the GEMV); y
-// is the same from run to run. The other types, and every type built as
+// BF16 on CUDA run their activations on a tiled tensor-core GEMM (tiles of
+// 128 rows by 64 activations, each activation split into two 16-bit
+// values as the GEMV splits it; k split over clusters of 2-8 blocks where
+// the tiles are too few to fill the device or their last wave would leave
+// it mostly idle, in a fixed order), the last tile partial where more than
+// 32 activations are left past the whole ones; at most 32 left run on the
+// GEMV's 16-bit float tensor-core kernel in one pass over the weights (8
+// or fewer on the GEMV); y is the same from run to run. The other types, and every type built as
 // HIP, decode weight tiles to floats in shared memory and multiply them on
 // tensor cores in TF32 (10-bit mantissa inputs, float accumulation) or, on
 // HIP, with FMAs. Block types take a workspace of GemmWorkspaceBytes(k) on
