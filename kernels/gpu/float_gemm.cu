@@ -15,7 +15,7 @@
 // weights and activations by ldmatrix.
 //
 // Where the tiles are too few to fill the device, or their last wave
-// would leave it mostly idle (ChooseTileSplit), a cluster of 2 to 8
+// would leave it mostly idle (float_tile_split.h), a cluster of 2 to 8
 // consecutive blocks owns each tile, each block a run of k's chunks; the
 // blocks add their sums through each other's shared memory in a fixed
 // order, so y is written once and is the same from run to run.
@@ -25,6 +25,7 @@
 
 #if !defined(VT_HIP)
 #include "cluster_split.cuh"
+#include "float_tile_split.h"
 #include "gemv_float_mma.cuh"
 #include "gemv_params.cuh"
 #include "resident_blocks.cuh"
@@ -40,13 +41,6 @@ constexpr int kFloatTileThreads = kFloatTileWarps * kWarpSize;
 // Chunks of W in flight: the one multiplied and kFloatTileStages - 1
 // copied ahead.
 constexpr int kFloatTileStages = 6;
-// Fewest chunks a block of a cluster that splits k keeps.
-constexpr int kFloatTileMinBlockChunks = 16;
-// What a block costs beyond its chunks, in steps of one chunk, when
-// ChooseTileSplit weighs splits against each other: fitted to an H200's
-// runs of every split (GPU_TUNING.md), where 15 to 23 chose the fastest
-// split measured at every batch.
-constexpr int kFloatTileBlockOverhead = 18;
 // Shared rows of a chunk's 32 16-bit values (W's, and the activations' hi
 // and lo), padded to 40 so that the eight rows an ldmatrix reads fall in
 // distinct banks.
@@ -334,42 +328,32 @@ __global__ void __launch_bounds__(kFloatTileThreads, 2) FloatTileGemmKernel(Floa
 }
 
 // The blocks of the cluster that owns each of `tiles` tiles of `chunks`
-// chunks (1: none): of 1 to kMaxClusterSplit, each block keeping at least
-// kFloatTileMinBlockChunks, the one that ends soonest by the count of waves
-// of clusters the device holds at once times a block's steps (its chunks
-// and kFloatTileBlockOverhead); the smaller on a tie. Tiles too few to fill
-// the device then split k, and so do tiles whose last wave would leave the
-// device mostly idle. kWhole and kSplit take kBytes of shared memory.
+// chunks (1: none), by CheapestTileSplit over what the device holds at
+// once: blocks of kWhole, and clusters of 2 to kMaxClusterSplit blocks of
+// kSplit (both taking kBytes of shared memory).
 template <auto kWhole, auto kSplit, int kBytes>
 cudaError_t ChooseTileSplit(int64_t tiles, int chunks, int& split) {
   split = 1;
-  int64_t resident = 0, resident_split = 0;
+  int64_t at_once[kMaxClusterSplit] = {};
+  int64_t resident_split = 0;
   bool clusters = false;
   // Asking how many blocks fit also allows each kernel kBytes of shared
   // memory (once per device), which its launch and ResidentClusters need.
-  if (cudaError_t error = ResidentBlocks<kWhole, kFloatTileThreads, kBytes>(resident); error != cudaSuccess) {
+  if (cudaError_t error = ResidentBlocks<kWhole, kFloatTileThreads, kBytes>(at_once[0]); error != cudaSuccess) {
     return error;
   }
   if (cudaError_t error = ResidentBlocks<kSplit, kFloatTileThreads, kBytes>(resident_split); error != cudaSuccess) {
     return error;
   }
   if (cudaError_t error = LaunchesClusters(clusters); error != cudaSuccess) return error;
-  auto cost = [&](int64_t at_once, int blocks) {
-    return (tiles + at_once - 1) / at_once * ((chunks + blocks - 1) / blocks + kFloatTileBlockOverhead);
-  };
-  int64_t best = cost(resident, 1);
-  for (int blocks = 2; clusters && blocks <= kMaxClusterSplit && chunks / blocks >= kFloatTileMinBlockChunks;
-       ++blocks) {
-    int64_t at_once = 0;
-    if (cudaError_t error = ResidentClusters<kSplit, kFloatTileThreads, kBytes>(blocks, at_once);
+  const int sizes = clusters ? kMaxClusterSplit : 1;
+  for (int blocks = 2; blocks <= sizes && chunks / blocks >= kFloatTileMinBlockChunks; ++blocks) {
+    if (cudaError_t error = ResidentClusters<kSplit, kFloatTileThreads, kBytes>(blocks, at_once[blocks - 1]);
         error != cudaSuccess) {
       return error;
     }
-    if (at_once > 0 && cost(at_once, blocks) < best) {
-      best = cost(at_once, blocks);
-      split = blocks;
-    }
   }
+  split = CheapestTileSplit(tiles, chunks, std::span<const int64_t>(at_once, static_cast<size_t>(sizes)));
   return cudaSuccess;
 }
 

@@ -3,9 +3,10 @@
 // 4 or 8 tiles of 8 as the pass needs (CUDA; Int8Gemm in gemv.cu). F16
 // and BF16 (CUDA) run on tiles of 128 rows by 64 activations
 // (FloatTileGemm in float_gemm.cu), the last partial where more than
-// kFloatMmaGemmMost activations are left past the whole tiles; at most
-// that many left run on the 16-bit float GEMV's kernel (FloatMmaGemm in
-// gemv.cu); on both GEMV kernels a pass of 8 or fewer runs the GEMV. For the
+// kFloatMmaGemmMost activations are left past the whole tiles
+// (TiledActivations); at most that many left run on the 16-bit float
+// GEMV's kernel (FloatMmaGemm in gemv.cu); on both GEMV kernels a pass of
+// 8 or fewer runs the GEMV. For the
 // others (and on HIP) a block computes a 64-row x 64-activation tile of y.
 // Per 64-value step of k, its threads decode two chunks of each of the 64
 // weight rows (block_decode.cuh, exact floats) into shared memory next to
@@ -169,8 +170,7 @@ LaunchStatus Gemm(const GemmArgs& a, void* workspace, size_t workspace_bytes, St
 #if !defined(VT_HIP)
   if (Int8GemmTypes(DeviceKind::kCuda).Contains(a.type)) return Int8Gemm(a, workspace, stream);
   if (a.type == GgmlType::kF16 || a.type == GgmlType::kBF16) {
-    const int64_t rest = a.batch % kFloatTileBatch;
-    const int64_t tiled = rest > kFloatMmaGemmMost ? a.batch : a.batch - rest;
+    const int64_t tiled = TiledActivations(a.batch);
     if (tiled > 0) {
       if (LaunchStatus status = FloatTileGemm(ActivationsOf(a, 0, tiled), stream); !status.ok()) return status;
     }

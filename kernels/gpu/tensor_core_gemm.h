@@ -3,6 +3,7 @@
 // the tiled GEMM of the 16-bit floats (float_gemm.cu).
 #pragma once
 
+#include "float_tile_split.h"
 #include "vt/kernels/gpu/kernels.h"
 
 namespace vt::gpu {
@@ -13,15 +14,9 @@ namespace vt::gpu {
 LaunchStatus Int8Gemm(const GemmArgs& a, void* workspace, StreamHandle stream);
 
 // y = W x over a.batch activations, for F16 or BF16 in a CUDA build (the
-// arguments have passed CheckGemm).
+// arguments have passed CheckGemm); gemm.cu gives it the activations
+// TiledActivations leaves.
 LaunchStatus FloatMmaGemm(const GemmArgs& a, StreamHandle stream);
-
-// The F16 and BF16 GEMM runs its activations in tiles of kFloatTileBatch
-// on FloatTileGemm, the last tile partial where more than
-// kFloatMmaGemmMost would be left past the whole ones; at most that many
-// left run on FloatMmaGemm instead (GPU_TUNING.md has the runs).
-inline constexpr int kFloatTileBatch = 64;
-inline constexpr int kFloatMmaGemmMost = 32;
 
 // Activations first .. first + count - 1 of the GEMM `a`.
 inline GemmArgs ActivationsOf(const GemmArgs& a, int64_t first, int64_t count) {
