@@ -4,10 +4,11 @@
 // and the blocks add their sums through each other's shared memory, so y
 // is still written once, in a fixed order. The kernel's side
 // (ThisClusterPlace, SyncCluster, InClusterBlock) and the launch's
-// (ChooseClusterSplit, CUDA only; on HIP, and before sm_90, a block is a
-// cluster of one).
+// (ChooseClusterSplit, CUDA only, by gemv_cluster_split.h's rule; on HIP,
+// and before sm_90, a block is a cluster of one).
 #pragma once
 
+#include "gemv_cluster_split.h"
 #include "gpu_dialect.h"
 #include "resident_blocks.cuh"
 
@@ -64,24 +65,25 @@ __device__ __forceinline__ int RunStart(int chunks, int rank, int blocks) {
 constexpr int kMaxClusterSplit = kMaxClusterBlocks;
 
 // The blocks of the cluster that owns each of a launch's `blocks` blocks'
-// rows: 1 where the device holds that many blocks of kWhole (the kernel
-// without clusters) at once or fewer, else the largest power of two up to
-// kMaxClusterSplit and `most` for which the device holds `blocks` clusters
-// of kSplit (its cluster kernel, of kThreads threads) at once.
-template <auto kWhole, auto kSplit, int kThreads>
+// rows, as LargestClusterSplit (gemv_cluster_split.h) chooses it from how
+// many blocks of kWhole (the kernel without clusters) and clusters of 2 to
+// kMaxClusterSplit and `most` blocks of kSplit (its cluster kernel, of
+// kThreads threads) the device holds at once, among kSizes.
+template <auto kWhole, auto kSplit, int kThreads, ClusterSizes kSizes>
 cudaError_t ChooseClusterSplit(int64_t blocks, int most, int& split) {
   split = 1;
   bool clusters = false;
-  int64_t resident = 0;
+  int64_t at_once[kMaxClusterSplit] = {};
   if (const cudaError_t error = LaunchesClusters(clusters); error != cudaSuccess || !clusters) return error;
-  if (const cudaError_t error = ResidentBlocks<kWhole, kThreads>(resident); error != cudaSuccess) return error;
-  if (blocks >= resident) return cudaSuccess;
-  for (int size = 2; size <= kMaxClusterSplit && size <= most; size *= 2) {
-    int64_t fit = 0;
-    if (const cudaError_t error = ResidentClusters<kSplit, kThreads>(size, fit); error != cudaSuccess) return error;
-    if (blocks > fit) break;
-    split = size;
+  if (const cudaError_t error = ResidentBlocks<kWhole, kThreads>(at_once[0]); error != cudaSuccess) return error;
+  if (blocks >= at_once[0]) return cudaSuccess;
+  const int sizes = most < kMaxClusterSplit ? (most > 1 ? most : 1) : kMaxClusterSplit;
+  for (int size = 2; size <= sizes; ++size) {
+    if (const cudaError_t error = ResidentClusters<kSplit, kThreads>(size, at_once[size - 1]); error != cudaSuccess) {
+      return error;
+    }
   }
+  split = LargestClusterSplit(blocks, most, std::span<const int64_t>(at_once, static_cast<size_t>(sizes)), kSizes);
   return cudaSuccess;
 }
 

@@ -90,6 +90,9 @@ constexpr bool kClusterSplitGemv = kUsesIntegerGemv<T> && (!kStagedGemv<T> || kS
                                    kTensorCoreMinBatch<T> > 1;
 // The fewest chunks a block of such a cluster keeps: two for each lane.
 constexpr int kClusterSplitMinChunks = 2 * kWarpSize;
+// The sizes such a cluster takes: powers of two, where clusters of 3 (runs
+// of 85 or 86 of 256 chunks) measured slower than clusters of 2.
+constexpr ClusterSizes kClusterSplitSizes = ClusterSizes::kPowersOfTwo;
 
 // Launches T's plain batch-1 GEMV (R rows a warp, kEarly as GemvKernel's)
 // over `blocks` blocks, k split over clusters where ChooseClusterSplit says
@@ -100,7 +103,8 @@ cudaError_t LaunchClusterSplitGemv(const GemvParams& p, int64_t blocks, cudaStre
   constexpr auto kSplit = GemvKernel<T, R, 1, kEarly, true>;
   const int most = p.chunks / kClusterSplitMinChunks;
   int split = 1;
-  if (const cudaError_t error = ChooseClusterSplit<kWhole, kSplit, kGemvThreads>(blocks, most, split);
+  if (const cudaError_t error =
+          ChooseClusterSplit<kWhole, kSplit, kGemvThreads, kClusterSplitSizes>(blocks, most, split);
       error != cudaSuccess) {
     return error;
   }
@@ -141,7 +145,8 @@ cudaError_t BatchOneFill(const GemvParams& p, double& fill) {
   if constexpr (kClusterSplitGemv<T>) {
     constexpr auto kSplit = GemvKernel<T, R, 1, kEarlyWeightsGemv<T>, true>;
     if (const cudaError_t error =
-            ChooseClusterSplit<kWhole, kSplit, kGemvThreads>(blocks, p.chunks / kClusterSplitMinChunks, split);
+            ChooseClusterSplit<kWhole, kSplit, kGemvThreads, kClusterSplitSizes>(
+                blocks, p.chunks / kClusterSplitMinChunks, split);
         error != cudaSuccess) {
       return error;
     }

@@ -316,7 +316,8 @@ cudaError_t LaunchFloatMmaGemv(const GemvParams& p, cudaStream_t stream) {
   // Each warp keeps kFloatMmaMinWarpChunks chunks or more.
   const int most = p.chunks / (kFloatMmaWarps * kFloatMmaMinWarpChunks);
   int split = 1;
-  if (const cudaError_t error = ChooseClusterSplit<kWhole, kSplit, kFloatMmaWarps * kWarpSize>(blocks, most, split);
+  constexpr int kThreads = kFloatMmaWarps * kWarpSize;
+  if (const cudaError_t error = ChooseClusterSplit<kWhole, kSplit, kThreads, ClusterSizes::kAny>(blocks, most, split);
       error != cudaSuccess) {
     return error;
   }

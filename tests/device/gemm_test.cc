@@ -116,9 +116,9 @@ TEST_CASE("GEMM whose blocks take several steps each", "[gpu][gemm]") {
 // (batch 2-8, and batch 1 where FloatRows would leave the device short)
 // and GEMM split k over clusters of 2 to 8 blocks, each block a run of
 // chunks, and add the blocks' sums. On an H200 these shapes take clusters
-// of 8 (263 chunks: runs of 32 and 33), 2 (64 chunks; and 4096 rows of
-// them) and none (24 chunks), the GEMM 8; the other tests' GEMV shapes 1,
-// 2 or 4. Batch 1 of 6437 rows stays on FloatRows there (the other tests' batch
+// of 8 (263 chunks: runs of 32 and 33), 7 (224 chunks), 3 (96 chunks), 2
+// (64 chunks; and 4096 rows of them) and none (24 chunks), the GEMM 8; the
+// other tests' GEMV shapes 1, 2 or 4. Batch 1 of 6437 rows stays on FloatRows there (the other tests' batch
 // 1 shapes do not). The GEMM of 43 activations is one partial tile of 64
 // (float_gemm.cu), k split over clusters of 8; that of 24 one pass of the
 // GEMV's kernel; that of 70 one whole tile, split so, then the GEMV of the
@@ -131,6 +131,8 @@ TEST_CASE("GEMV and GEMM of the 16-bit floats over few tiles of rows and a long 
     CheckGemv(type, {6437, 32, 1}, rng);
     for (int batch = 1; batch <= gpu::kMaxGemvBatch; ++batch) {
       CheckGemv(type, {45, 263, batch}, rng);
+      CheckGemv(type, {45, 224, batch}, rng);
+      CheckGemv(type, {45, 96, batch}, rng);
       CheckGemv(type, {45, 64, batch}, rng);
       CheckGemv(type, {45, 24, batch}, rng);
     }

@@ -50,7 +50,9 @@ TEST_CASE("GEMV matches the CPU kernels' dequantized dot, every decoded type, ba
 // blocks straight from global memory there, and Q6_K, split k over clusters
 // of 2 to 8 blocks, each a run of chunks, and add the blocks' sums. On an H200 45
 // and 7 rows of 520 chunks take clusters of 8 (runs of 65 chunks), 4096
-// rows of 128 chunks clusters of 2.
+// rows of 128 chunks clusters of 2, and 7 rows of 448 and 192 chunks
+// clusters of 4 and 2 (these clusters take powers of two only, each block
+// keeping 64 chunks or more).
 TEST_CASE("GEMV at batch 1 over few rows and a long k, every decoded type", "[gpu][gemv]") {
   const uint64_t seed = FreshSeed();
   INFO("seed " << seed);
@@ -59,6 +61,8 @@ TEST_CASE("GEMV at batch 1 over few rows and a long k, every decoded type", "[gp
     const int64_t block = gpu::KernelBlockValues(type);
     CheckGemv(type, {45, (16640 + block - 1) / block, 1}, rng);
     CheckGemv(type, {7, (16640 + block - 1) / block, 1}, rng);
+    CheckGemv(type, {7, 14336 / block, 1}, rng);
+    CheckGemv(type, {7, 6144 / block, 1}, rng);
     CheckGemv(type, {4096, (4096 + block - 1) / block, 1}, rng);
   }
 }
