@@ -17,8 +17,8 @@ enum class ClusterSizes { kAny, kPowersOfTwo };
 // rows (1: no cluster). at_once[s - 1] is how many units of s blocks the
 // device holds at once (s = 1: blocks of the kernel without clusters; a
 // device without clusters passes one entry; an entry of 0 or less rules
-// its size out). 1 where the device holds `blocks` blocks or fewer at once:
-// the rows alone fill it. Else the largest size of `sizes` up to `most`
+// its size out). 1 where the rows' blocks alone fill the device (`blocks`
+// of at_once[0] or more). Else the largest size of `sizes` up to `most`
 // whose units the device holds `blocks` of at once, so that every cluster
 // runs in one wave and as many blocks stream as one wave allows; 1 where
 // none does.

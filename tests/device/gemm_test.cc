@@ -117,12 +117,13 @@ TEST_CASE("GEMM whose blocks take several steps each", "[gpu][gemm]") {
 // and GEMM split k over clusters of 2 to 8 blocks, each block a run of
 // chunks, and add the blocks' sums. On an H200 these shapes take clusters
 // of 8 (263 chunks: runs of 32 and 33), 7 (224 chunks), 3 (96 chunks), 2
-// (64 chunks; and 4096 rows of them) and none (24 chunks), the GEMM 8; the
-// other tests' GEMV shapes 1, 2 or 4. Batch 1 of 6437 rows stays on FloatRows there (the other tests' batch
-// 1 shapes do not). The GEMM of 43 activations is one partial tile of 64
-// (float_gemm.cu), k split over clusters of 8; that of 24 one pass of the
-// GEMV's kernel; that of 70 one whole tile, split so, then the GEMV of the
-// last 6.
+// (64 chunks; and 4096 rows of them) and none (24 chunks): 45 rows are 3
+// blocks, which fit any size, so each warp's least run of k sets it. The
+// GEMM's are 8. Batch 1 of 6437 rows stays on FloatRows there (the other
+// shapes' batch 1 does not). The GEMM of 43 activations is one partial
+// tile of 64 (float_gemm.cu), k split over clusters of 8; that of 24 one
+// pass of the GEMV's kernel; that of 70 one whole tile, split so, then the
+// GEMV of the last 6.
 TEST_CASE("GEMV and GEMM of the 16-bit floats over few tiles of rows and a long k", "[gpu][gemv][gemm]") {
   const uint64_t seed = FreshSeed();
   INFO("seed " << seed);
