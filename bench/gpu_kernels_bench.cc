@@ -12,7 +12,7 @@
 //
 // Usage: vt_bench_gpu_kernels [--quick] [--types q4_K,q8_0,...]
 //                             [--gemv-batches 1,4,8 [--k K] [--rows N] | --expert
-//                              | --gemm-batches 16,64,512]
+//                              | --gemm-batches 16,64,512 [--k K] [--rows N]]
 // --types takes ggml's type names in any case (q4_k is q4_K); a name that
 // is no type is refused.
 // --gemv-batches prints only the GEMV, at the batches listed (as called by
@@ -26,8 +26,10 @@
 // matrices of N rows must outgrow the L2 for the figure to be read from
 // HBM. The full table is always of k = 8192, the peer's shape.
 // --expert prints only the expert GEMV's four columns.
-// --gemm-batches prints only the GEMM (k = 8192, rows filling a matrix),
-// at the batches listed (1 to 4096): prefill at a prompt's token count.
+// --gemm-batches prints only the GEMM, at the batches listed (1 to 4096):
+// prefill at a prompt's token count; --k and --rows as for --gemv-batches
+// (k = 8192 and rows filling a matrix otherwise; a batch whose y would
+// outgrow the bench's buffer prints "-").
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -265,12 +267,14 @@ int main(int argc, char** argv) {
     } else {
       std::fprintf(stderr,
                    "usage: vt_bench_gpu_kernels [--quick] [--types q4_K,q8_0,...] [--gemv-batches 1,4,8 [--k K] "
-                   "[--rows N] | --expert | --gemm-batches 16,64,512]\n");
+                   "[--rows N] | --expert | --gemm-batches 16,64,512 [--k K] [--rows N]]\n");
       return 2;
     }
   }
-  if (k != kK && gemv_batches.empty()) {
-    std::fprintf(stderr, "--k: only with --gemv-batches (the full table is of k = %lld)\n", static_cast<long long>(kK));
+  const bool one_kernel = !gemv_batches.empty() || !gemm_batches.empty();
+  if (k != kK && !one_kernel) {
+    std::fprintf(stderr, "--k: only with --gemv-batches or --gemm-batches (the full table is of k = %lld)\n",
+                 static_cast<long long>(kK));
     return 2;
   }
   if (static_cast<int>(expert_only) + static_cast<int>(!gemv_batches.empty()) +
@@ -278,8 +282,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "--expert, --gemv-batches, --gemm-batches: one at most (each prints its kernel alone)\n");
     return 2;
   }
-  if (fixed_rows != 0 && gemv_batches.empty()) {
-    std::fprintf(stderr, "--rows: only with --gemv-batches (the full table fills each matrix)\n");
+  if (fixed_rows != 0 && !one_kernel) {
+    std::fprintf(stderr, "--rows: only with --gemv-batches or --gemm-batches (the full table fills each matrix)\n");
     return 2;
   }
   if (vt::GpuDeviceCount() == 0) {
