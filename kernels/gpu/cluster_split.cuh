@@ -64,26 +64,51 @@ __device__ __forceinline__ int RunStart(int chunks, int rank, int blocks) {
 // The most blocks a cluster that splits k holds.
 constexpr int kMaxClusterSplit = kMaxClusterBlocks;
 
-// The blocks of the cluster that owns each of a launch's `blocks` blocks'
-// rows, as LargestClusterSplit (gemv_cluster_split.h) chooses it from how
-// many blocks of kWhole (the kernel without clusters) and clusters of 2 to
-// kMaxClusterSplit and `most` blocks of kSplit (its cluster kernel, of
-// kThreads threads) the device holds at once, among kSizes.
-template <auto kWhole, auto kSplit, int kThreads, ClusterSizes kSizes>
-cudaError_t ChooseClusterSplit(int64_t blocks, int most, int& split) {
-  split = 1;
-  bool clusters = false;
-  int64_t at_once[kMaxClusterSplit] = {};
-  if (const cudaError_t error = LaunchesClusters(clusters); error != cudaSuccess || !clusters) return error;
-  if (const cudaError_t error = ResidentBlocks<kWhole, kThreads>(at_once[0]); error != cudaSuccess) return error;
-  if (blocks >= at_once[0]) return cudaSuccess;
-  const int sizes = most < kMaxClusterSplit ? (most > 1 ? most : 1) : kMaxClusterSplit;
-  for (int size = 2; size <= sizes; ++size) {
-    if (const cudaError_t error = ResidentClusters<kSplit, kThreads>(size, at_once[size - 1]); error != cudaSuccess) {
+// What the device holds at once, as LargestClusterSplit and
+// CheapestTileSplit read it: at_once[0] blocks of kWhole (the kernel
+// without clusters), and at_once[s - 1] clusters of s blocks of kSplit (its
+// cluster kernel) for s = 2 .. `sizes` (at most kMaxClusterSplit); both of
+// kThreads threads and kSharedBytes of dynamic shared memory, which asking
+// also allows each of them (ResidentBlocks). `count` is how many entries
+// hold answers: 1 on a device without clusters, else `sizes`.
+template <auto kWhole, auto kSplit, int kThreads, int kSharedBytes = 0>
+cudaError_t UnitsAtOnce(int sizes, int64_t (&at_once)[kMaxClusterSplit], int& count) {
+  count = 1;
+  if (const cudaError_t error = ResidentBlocks<kWhole, kThreads, kSharedBytes>(at_once[0]); error != cudaSuccess) {
+    return error;
+  }
+  if constexpr (kSharedBytes > 0) {
+    int64_t split_blocks = 0;
+    if (const cudaError_t error = ResidentBlocks<kSplit, kThreads, kSharedBytes>(split_blocks); error != cudaSuccess) {
       return error;
     }
   }
-  split = LargestClusterSplit(blocks, most, std::span<const int64_t>(at_once, static_cast<size_t>(sizes)), kSizes);
+  bool clusters = false;
+  if (const cudaError_t error = LaunchesClusters(clusters); error != cudaSuccess || !clusters) return error;
+  const int wanted = sizes < kMaxClusterSplit ? sizes : kMaxClusterSplit;
+  for (int size = 2; size <= wanted; ++size) {
+    if (const cudaError_t error = ResidentClusters<kSplit, kThreads, kSharedBytes>(size, at_once[size - 1]);
+        error != cudaSuccess) {
+      return error;
+    }
+  }
+  count = wanted > 1 ? wanted : 1;
+  return cudaSuccess;
+}
+
+// The blocks of the cluster that owns each of a launch's `blocks` blocks'
+// rows, as LargestClusterSplit (gemv_cluster_split.h) chooses it among
+// kSizes from what the device holds at once (UnitsAtOnce) of kWhole and of
+// kSplit's clusters of up to `most` blocks.
+template <auto kWhole, auto kSplit, int kThreads, ClusterSizes kSizes>
+cudaError_t ChooseClusterSplit(int64_t blocks, int most, int& split) {
+  split = 1;
+  int64_t at_once[kMaxClusterSplit] = {};
+  int count = 1;
+  if (const cudaError_t error = UnitsAtOnce<kWhole, kSplit, kThreads>(most, at_once, count); error != cudaSuccess) {
+    return error;
+  }
+  split = LargestClusterSplit(blocks, most, std::span<const int64_t>(at_once, static_cast<size_t>(count)), kSizes);
   return cudaSuccess;
 }
 

@@ -329,31 +329,20 @@ __global__ void __launch_bounds__(kFloatTileThreads, 2) FloatTileGemmKernel(Floa
 
 // The blocks of the cluster that owns each of `tiles` tiles of `chunks`
 // chunks (1: none), by CheapestTileSplit over what the device holds at
-// once: blocks of kWhole, and clusters of 2 to kMaxClusterSplit blocks of
-// kSplit (both taking kBytes of shared memory).
+// once (UnitsAtOnce): blocks of kWhole, and clusters of kSplit of the
+// sizes whose blocks keep kFloatTileMinBlockChunks chunks (both kernels
+// taking kBytes of shared memory, which asking allows them).
 template <auto kWhole, auto kSplit, int kBytes>
 cudaError_t ChooseTileSplit(int64_t tiles, int chunks, int& split) {
   split = 1;
   int64_t at_once[kMaxClusterSplit] = {};
-  int64_t resident_split = 0;
-  bool clusters = false;
-  // Asking how many blocks fit also allows each kernel kBytes of shared
-  // memory (once per device), which its launch and ResidentClusters need.
-  if (cudaError_t error = ResidentBlocks<kWhole, kFloatTileThreads, kBytes>(at_once[0]); error != cudaSuccess) {
+  int count = 1;
+  if (cudaError_t error =
+          UnitsAtOnce<kWhole, kSplit, kFloatTileThreads, kBytes>(chunks / kFloatTileMinBlockChunks, at_once, count);
+      error != cudaSuccess) {
     return error;
   }
-  if (cudaError_t error = ResidentBlocks<kSplit, kFloatTileThreads, kBytes>(resident_split); error != cudaSuccess) {
-    return error;
-  }
-  if (cudaError_t error = LaunchesClusters(clusters); error != cudaSuccess) return error;
-  const int sizes = clusters ? kMaxClusterSplit : 1;
-  for (int blocks = 2; blocks <= sizes && chunks / blocks >= kFloatTileMinBlockChunks; ++blocks) {
-    if (cudaError_t error = ResidentClusters<kSplit, kFloatTileThreads, kBytes>(blocks, at_once[blocks - 1]);
-        error != cudaSuccess) {
-      return error;
-    }
-  }
-  split = CheapestTileSplit(tiles, chunks, std::span<const int64_t>(at_once, static_cast<size_t>(sizes)));
+  split = CheapestTileSplit(tiles, chunks, std::span<const int64_t>(at_once, static_cast<size_t>(count)));
   return cudaSuccess;
 }
 
