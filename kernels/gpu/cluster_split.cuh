@@ -103,6 +103,12 @@ cudaError_t UnitsAtOnce(int sizes, int64_t (&at_once)[kMaxClusterSplit], int& co
 template <auto kWhole, auto kSplit, int kThreads, ClusterSizes kSizes>
 cudaError_t ChooseClusterSplit(int64_t blocks, int most, int& split) {
   split = 1;
+  int64_t whole = 0;
+  if (const cudaError_t error = ResidentBlocks<kWhole, kThreads>(whole); error != cudaSuccess) return error;
+  // Rows that fill the device alone take no cluster, and a decode loop's
+  // launches of them ask the runtime nothing about clusters (a size it
+  // holds none of would be asked again on every launch).
+  if (blocks >= whole) return cudaSuccess;
   int64_t at_once[kMaxClusterSplit] = {};
   int count = 1;
   if (const cudaError_t error = UnitsAtOnce<kWhole, kSplit, kThreads>(most, at_once, count); error != cudaSuccess) {
