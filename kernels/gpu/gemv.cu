@@ -90,8 +90,10 @@ constexpr bool kClusterSplitGemv = kUsesIntegerGemv<T> && (!kStagedGemv<T> || kS
                                    kTensorCoreMinBatch<T> > 1;
 // The fewest chunks a block of such a cluster keeps: two for each lane.
 constexpr int kClusterSplitMinChunks = 2 * kWarpSize;
-// The sizes such a cluster takes: powers of two, where clusters of 3 (runs
-// of 85 or 86 of 256 chunks) measured slower than clusters of 2.
+// The sizes such a cluster takes: powers of two, where every size (for the
+// launch and for BatchOneFill's estimate, by which some types choose their
+// rows a warp) measured slower for Q4_K, MXFP4 and IQ4_XS at 3072 x 8192;
+// which of the two cost it was not separated.
 constexpr ClusterSizes kClusterSplitSizes = ClusterSizes::kPowersOfTwo;
 
 // Launches T's plain batch-1 GEMV (R rows a warp, kEarly as GemvKernel's)
