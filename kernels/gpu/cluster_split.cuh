@@ -97,11 +97,13 @@ cudaError_t UnitsAtOnce(int sizes, int64_t (&at_once)[kMaxClusterSplit], int& co
 }
 
 // The blocks of the cluster that owns each of a launch's `blocks` blocks'
-// rows, as LargestClusterSplit (gemv_cluster_split.h) chooses it among
-// kSizes from what the device holds at once (UnitsAtOnce) of kWhole and of
-// kSplit's clusters of up to `most` blocks.
-template <auto kWhole, auto kSplit, int kThreads, ClusterSizes kSizes>
-cudaError_t ChooseClusterSplit(int64_t blocks, int most, int& split) {
+// rows, as `rule` chooses it (LargestClusterSplit or
+// FewestStepsClusterSplit, gemv_cluster_split.h, called with what the
+// device holds at once, UnitsAtOnce's std::span<const int64_t>) among
+// kSplit's clusters of up to `most` blocks; 1 without asking where the
+// rows' blocks of kWhole alone fill the device.
+template <auto kWhole, auto kSplit, int kThreads, class Rule>
+cudaError_t ChooseClusterSplit(int64_t blocks, int most, const Rule& rule, int& split) {
   split = 1;
   int64_t whole = 0;
   if (const cudaError_t error = ResidentBlocks<kWhole, kThreads>(whole); error != cudaSuccess) return error;
@@ -114,7 +116,7 @@ cudaError_t ChooseClusterSplit(int64_t blocks, int most, int& split) {
   if (const cudaError_t error = UnitsAtOnce<kWhole, kSplit, kThreads>(most, at_once, count); error != cudaSuccess) {
     return error;
   }
-  split = LargestClusterSplit(blocks, most, std::span<const int64_t>(at_once, static_cast<size_t>(count)), kSizes);
+  split = rule(std::span<const int64_t>(at_once, static_cast<size_t>(count)));
   return cudaSuccess;
 }
 

@@ -90,23 +90,38 @@ constexpr bool kClusterSplitGemv = kUsesIntegerGemv<T> && (!kStagedGemv<T> || kS
                                    kTensorCoreMinBatch<T> > 1;
 // The fewest chunks a block of such a cluster keeps: two for each lane.
 constexpr int kClusterSplitMinChunks = 2 * kWarpSize;
-// The sizes such a cluster takes: powers of two, where every size (for the
-// launch and for BatchOneFill's estimate, by which some types choose their
-// rows a warp) measured slower for Q4_K, MXFP4 and IQ4_XS at 3072 x 8192;
-// which of the two cost it was not separated.
-constexpr ClusterSizes kClusterSplitSizes = ClusterSizes::kPowersOfTwo;
+// The sizes BatchOneFill's estimate assumes, by which some types choose
+// their rows a warp: powers of two, though the launch takes any size
+// (LaunchClusterSplitGemv). Every size in both, measured as one change,
+// lost for Q4_K, MXFP4 and IQ4_XS at 3072 x 8192.
+constexpr ClusterSizes kClusterSplitFillSizes = ClusterSizes::kPowersOfTwo;
+
+// A block's run of k in T's plain batch-1 GEMV of R rows a warp as
+// FewestStepsClusterSplit counts it: a staged type's spans one at a time,
+// a direct type's chunks a lane's pass (a warp's chunks) at a time, times
+// the loop's unroll.
+template <GgmlType T, int R, bool kEarly>
+RunSteps ClusterSplitRun(const GemvParams& p) {
+  if constexpr (kStagedGemv<T>) return {(p.chunks + kWarpSize - 1) / kWarpSize, 1};
+  return {p.chunks, int64_t{kWarpSize} * kDirectRowsUnroll<T, R, 1, kEarly>};
+}
 
 // Launches T's plain batch-1 GEMV (R rows a warp, kEarly as GemvKernel's)
-// over `blocks` blocks, k split over clusters where ChooseClusterSplit says
-// so.
+// over `blocks` blocks, k split over clusters of the size
+// FewestStepsClusterSplit takes: any size that fits one wave, the fewest
+// steps a block. Taking the largest such size instead lost where that
+// saved no step (Q5_0 and NVFP4 at 2048 x 8192, clusters of 3 in place of
+// 2, by a fifth; Q4_0 at 2048 x 16384, 5 in place of 4, by a twentieth).
 template <GgmlType T, int R, bool kEarly>
 cudaError_t LaunchClusterSplitGemv(const GemvParams& p, int64_t blocks, cudaStream_t stream) {
   constexpr auto kWhole = GemvKernel<T, R, 1, kEarly, false>;
   constexpr auto kSplit = GemvKernel<T, R, 1, kEarly, true>;
   const int most = p.chunks / kClusterSplitMinChunks;
+  const auto fewest_steps = [&](std::span<const int64_t> at_once) {
+    return FewestStepsClusterSplit(blocks, most, at_once, ClusterSplitRun<T, R, kEarly>(p));
+  };
   int split = 1;
-  if (const cudaError_t error =
-          ChooseClusterSplit<kWhole, kSplit, kGemvThreads, kClusterSplitSizes>(blocks, most, split);
+  if (const cudaError_t error = ChooseClusterSplit<kWhole, kSplit, kGemvThreads>(blocks, most, fewest_steps, split);
       error != cudaSuccess) {
     return error;
   }
@@ -129,8 +144,9 @@ cudaError_t Waves(int64_t blocks, int64_t& resident, double& waves) {
 // How much of the device a plain batch-1 launch of T at R rows a warp
 // (held to eight blocks a SM with kEightBlocks) keeps busy (`fill`): from
 // one wave of the blocks it holds at once, its waves over the whole waves
-// they take; under one, its blocks (times the cluster split, for a
-// kClusterSplitGemv type) over those it holds.
+// they take; under one, its blocks (times the cluster split of
+// kClusterSplitFillSizes, for a kClusterSplitGemv type) over those it
+// holds.
 template <GgmlType T, int R, bool kEightBlocks = false>
 cudaError_t BatchOneFill(const GemvParams& p, double& fill) {
   static_assert(!kEightBlocks || !kClusterSplitGemv<T>, "eight blocks a SM only for whole rows");
@@ -146,9 +162,11 @@ cudaError_t BatchOneFill(const GemvParams& p, double& fill) {
   int split = 1;
   if constexpr (kClusterSplitGemv<T>) {
     constexpr auto kSplit = GemvKernel<T, R, 1, kEarlyWeightsGemv<T>, true>;
-    if (const cudaError_t error =
-            ChooseClusterSplit<kWhole, kSplit, kGemvThreads, kClusterSplitSizes>(
-                blocks, p.chunks / kClusterSplitMinChunks, split);
+    const int most = p.chunks / kClusterSplitMinChunks;
+    const auto largest = [&](std::span<const int64_t> at_once) {
+      return LargestClusterSplit(blocks, most, at_once, kClusterSplitFillSizes);
+    };
+    if (const cudaError_t error = ChooseClusterSplit<kWhole, kSplit, kGemvThreads>(blocks, most, largest, split);
         error != cudaSuccess) {
       return error;
     }

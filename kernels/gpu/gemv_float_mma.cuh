@@ -317,7 +317,10 @@ cudaError_t LaunchFloatMmaGemv(const GemvParams& p, cudaStream_t stream) {
   const int most = p.chunks / (kFloatMmaWarps * kFloatMmaMinWarpChunks);
   int split = 1;
   constexpr int kThreads = kFloatMmaWarps * kWarpSize;
-  if (const cudaError_t error = ChooseClusterSplit<kWhole, kSplit, kThreads, ClusterSizes::kAny>(blocks, most, split);
+  const auto largest = [&](std::span<const int64_t> at_once) {
+    return LargestClusterSplit(blocks, most, at_once, ClusterSizes::kAny);
+  };
+  if (const cudaError_t error = ChooseClusterSplit<kWhole, kSplit, kThreads>(blocks, most, largest, split);
       error != cudaSuccess) {
     return error;
   }

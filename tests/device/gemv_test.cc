@@ -48,11 +48,12 @@ TEST_CASE("GEMV matches the CPU kernels' dequantized dot, every decoded type, ba
 
 // Few rows of a long k at batch 1: on CUDA the block types that read their
 // blocks straight from global memory there, and Q6_K, split k over clusters
-// of 2 to 8 blocks, each a run of chunks, and add the blocks' sums. On an H200 45
-// and 7 rows of 520 chunks take clusters of 8 (runs of 65 chunks), 4096
-// rows of 128 chunks clusters of 2, and 7 rows of 448 and 192 chunks
-// clusters of 4 and 2 (these clusters take powers of two only, each block
-// keeping 64 chunks or more).
+// of 2 to 8 blocks, each a run of chunks, and add the blocks' sums. On an
+// H200, 4096 rows of 128 chunks take clusters of 2; 45 and 7 rows of 520
+// chunks, and 7 rows of 448, 400 and 192, take the size of the fewest
+// steps a block (FewestStepsClusterSplit): of 3 to 7 blocks by the type's
+// steps, some in runs that are not whole steps (86 and 87 chunks, 104,
+// 80, 100).
 TEST_CASE("GEMV at batch 1 over few rows and a long k, every decoded type", "[gpu][gemv]") {
   const uint64_t seed = FreshSeed();
   INFO("seed " << seed);
@@ -62,6 +63,7 @@ TEST_CASE("GEMV at batch 1 over few rows and a long k, every decoded type", "[gp
     CheckGemv(type, {45, (16640 + block - 1) / block, 1}, rng);
     CheckGemv(type, {7, (16640 + block - 1) / block, 1}, rng);
     CheckGemv(type, {7, 14336 / block, 1}, rng);
+    CheckGemv(type, {7, 12800 / block, 1}, rng);
     CheckGemv(type, {7, 6144 / block, 1}, rng);
     CheckGemv(type, {4096, (4096 + block - 1) / block, 1}, rng);
   }

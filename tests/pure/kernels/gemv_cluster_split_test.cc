@@ -1,6 +1,7 @@
 // The GEMV's cluster split (kernels/gpu/gemv_cluster_split.h): how many
-// blocks of a cluster split k over a launch's rows, of every size or of
-// powers of two, against hand-worked counts of what a device holds at once.
+// blocks of a cluster split k over a launch's rows, the largest of every
+// size or of powers of two, or the one of fewest steps a block, against
+// hand-worked counts of what a device holds at once.
 #include <catch2/catch.hpp>
 
 #include <cstdint>
@@ -80,17 +81,63 @@ TEST_CASE("The float GEMV's split is the fastest an H200 measured at a model's s
   CHECK(LargestClusterSplit(256, 4, kH200Float, ClusterSizes::kAny) == 2);
 }
 
+TEST_CASE("Steps of the longest run", "[kernels][gpu]") {
+  CHECK(StepsOfLongestRun({256, 32}, 1) == 8);
+  CHECK(StepsOfLongestRun({256, 32}, 2) == 4);
+  CHECK(StepsOfLongestRun({256, 32}, 3) == 3);  // runs of 85 and 86 chunks
+  CHECK(StepsOfLongestRun({256, 64}, 3) == 2);
+  CHECK(StepsOfLongestRun({512, 32}, 5) == 4);  // runs of 102 and 103
+  CHECK(StepsOfLongestRun({16, 1}, 5) == 4);
+  CHECK(StepsOfLongestRun({1, 64}, 1) == 1);
+}
+
+TEST_CASE("The fewest-steps split takes the smallest cluster of the fewest steps that fits", "[kernels][gpu]") {
+  // kDevice holds 215 clusters of 3 and 162 of 4.
+  CHECK(FewestStepsClusterSplit(660, 8, kDevice, {256, 32}) == 1);  // the rows fill the device
+  CHECK(FewestStepsClusterSplit(192, 8, kDevice, {256, 32}) == 3);  // 3 steps; 4 does not fit
+  CHECK(FewestStepsClusterSplit(192, 8, kDevice, {256, 64}) == 2);  // 2 steps of 64 either way
+  CHECK(FewestStepsClusterSplit(160, 8, kDevice, {512, 32}) == 4);  // 4 steps
+  CHECK(FewestStepsClusterSplit(128, 8, kDevice, {512, 32}) == 4);  // 5 fits, but 4 steps too
+  CHECK(FewestStepsClusterSplit(128, 8, kDevice, {640, 32}) == 5);  // 4 steps against 5 of 4
+  CHECK(FewestStepsClusterSplit(64, 8, kDevice, {4096, 32}) == 8);
+  CHECK(FewestStepsClusterSplit(64, 3, kDevice, {4096, 32}) == 3);  // up to `most`
+  CHECK(FewestStepsClusterSplit(64, 8, kDevice, {32, 32}) == 1);    // one step whole
+  // A size the device holds none of is passed over; no clusters at all.
+  CHECK(FewestStepsClusterSplit(150, 8, std::vector<int64_t>{660, 330, 0, 162}, {768, 32}) == 4);
+  CHECK(FewestStepsClusterSplit(100, 8, std::vector<int64_t>{660}, {4096, 32}) == 1);
+  CHECK(FewestStepsClusterSplit(100, 8, std::vector<int64_t>{}, {4096, 32}) == 1);
+}
+
 TEST_CASE("The block types' split on an H200's counts", "[kernels][gpu]") {
-  // The launches' own choices printed there: 171 blocks of 2048 rows at
-  // k = 28672 (up to 14), 256 of 3072 rows at k = 8192 (up to 4, where
-  // every size would take 3), 342 of 4096 rows at k = 14336 (up to 7), and
-  // 1024 of 8192 rows, which fill the device.
-  constexpr ClusterSizes kPowers = ClusterSizes::kPowersOfTwo;
-  CHECK(LargestClusterSplit(171, 14, kH200Block, kPowers) == 4);
-  CHECK(LargestClusterSplit(256, 4, kH200Block, kPowers) == 2);
-  CHECK(LargestClusterSplit(256, 4, kH200Block, ClusterSizes::kAny) == 3);
-  CHECK(LargestClusterSplit(342, 7, kH200Block, kPowers) == 2);
-  CHECK(LargestClusterSplit(1024, 4, kH200Block, kPowers) == 1);
+  // The launches' own blocks and least runs of k there, each with the size
+  // measured faster between powers of two and the largest size that fits
+  // (LargestClusterSplit), where the two differ. Q4_0 walks a pass of 32
+  // chunks a step; Q5_0, NVFP4 and IQ4_NL unroll theirs by two.
+  constexpr ClusterSizes kAny = ClusterSizes::kAny;
+  // 256 blocks of 3072 rows at k = 8192, Q4_0: 3 by 2-6%.
+  CHECK(LargestClusterSplit(256, 4, kH200Block, kAny) == 3);
+  CHECK(FewestStepsClusterSplit(256, 4, kH200Block, {256, 32}) == 3);
+  // 299 of 3584 rows at k = 18944, Q4_0: 3 by 17%.
+  CHECK(FewestStepsClusterSplit(299, 9, kH200Block, {592, 32}) == 3);
+  // 320 of 2560 rows at k = 9728, Q5_0 and NVFP4: 3 by 17-26%.
+  CHECK(FewestStepsClusterSplit(320, 4, kH200Block, {304, 64}) == 3);
+  // 171 of 2048 rows at k = 28672, Q4_0: 5 by 8%, every split forced.
+  CHECK(FewestStepsClusterSplit(171, 14, kH200Block, {896, 32}) == 5);
+  // 256 of 2048 rows at k = 8192, Q5_0 and NVFP4: 2, as 3 (the largest)
+  // saves no step and lost by a fifth.
+  CHECK(LargestClusterSplit(256, 4, kH200Block, kAny) == 3);
+  CHECK(FewestStepsClusterSplit(256, 4, kH200Block, {256, 64}) == 2);
+  // 171 of 2048 rows at k = 16384, Q4_0: 4, as 5 (the largest) saves no
+  // step and lost by a twentieth.
+  CHECK(LargestClusterSplit(171, 8, kH200Block, kAny) == 5);
+  CHECK(FewestStepsClusterSplit(171, 8, kH200Block, {512, 32}) == 4);
+  // The same either way: 342 blocks of 4096 rows at k = 14336, 214 of 2560
+  // rows at k = 9728, 640 of 5120 rows at k = 13824 (not even clusters of 2
+  // fit), and 1024 of 8192 rows, which fill the device.
+  CHECK(FewestStepsClusterSplit(342, 7, kH200Block, {448, 32}) == 2);
+  CHECK(FewestStepsClusterSplit(214, 4, kH200Block, {304, 32}) == 4);
+  CHECK(FewestStepsClusterSplit(640, 6, kH200Block, {432, 32}) == 1);
+  CHECK(FewestStepsClusterSplit(1024, 4, kH200Block, {256, 32}) == 1);
 }
 
 }  // namespace
