@@ -33,14 +33,14 @@ inline int LargestClusterSplit(int64_t blocks, int most, std::span<const int64_t
 }
 
 // A block's run of k as its loop walks it: `units` in all (chunks, or a
-// staged kernel's spans), `per_step` of them a step.
+// staged kernel's spans), `per_step` of them a step (1 or more).
 struct RunSteps {
   int64_t units;
   int64_t per_step;
 };
 
 // The steps of the longest run when `run` is split evenly between `size`
-// blocks.
+// blocks (1 or more).
 inline int64_t StepsOfLongestRun(RunSteps run, int size) {
   const int64_t longest = (run.units + size - 1) / size;
   return (longest + run.per_step - 1) / run.per_step;
