@@ -49,15 +49,17 @@ inline int64_t StepsOfLongestRun(RunSteps run, int size) {
 // The blocks of the cluster that owns each of a launch's `blocks` blocks'
 // rows, at_once as for LargestClusterSplit (1 where the rows' blocks alone
 // fill the device). Else, of every size up to `most` whose units the
-// device holds `blocks` of at once, the one whose blocks take the fewest
-// steps over `run` (StepsOfLongestRun); of sizes that tie, the smallest,
-// as a larger cluster that saves no step only adds blocks and their sums.
+// device holds more than `blocks` of at once (a launch that fills every
+// place leaves none for the kernel queued behind it), the one whose
+// blocks take the fewest steps over `run` (StepsOfLongestRun); of sizes
+// that tie, the smallest, as a larger cluster that saves no step only
+// adds blocks and their sums.
 inline int FewestStepsClusterSplit(int64_t blocks, int most, std::span<const int64_t> at_once, RunSteps run) {
   if (at_once.empty() || blocks >= at_once[0]) return 1;
   int split = 1;
   int64_t least = StepsOfLongestRun(run, 1);
   for (int size = 2; size <= static_cast<int>(at_once.size()) && size <= most; ++size) {
-    if (blocks > at_once[static_cast<size_t>(size - 1)]) continue;
+    if (blocks >= at_once[static_cast<size_t>(size - 1)]) continue;
     const int64_t steps = StepsOfLongestRun(run, size);
     if (steps < least) {
       least = steps;

@@ -98,7 +98,8 @@ TEST_CASE("The fewest-steps split takes the smallest cluster of the fewest steps
   CHECK(FewestStepsClusterSplit(192, 8, kDevice, {256, 64}) == 2);  // 2 steps of 64 either way
   CHECK(FewestStepsClusterSplit(160, 8, kDevice, {512, 32}) == 4);  // 4 steps
   CHECK(FewestStepsClusterSplit(128, 8, kDevice, {512, 32}) == 4);  // 5 fits, but 4 steps too
-  CHECK(FewestStepsClusterSplit(128, 8, kDevice, {640, 32}) == 5);  // 4 steps against 5 of 4
+  CHECK(FewestStepsClusterSplit(127, 8, kDevice, {640, 32}) == 5);  // 4 steps against 5 of 4
+  CHECK(FewestStepsClusterSplit(128, 8, kDevice, {640, 32}) == 4);  // 128 of 5 fill every place
   CHECK(FewestStepsClusterSplit(64, 8, kDevice, {4096, 32}) == 8);
   CHECK(FewestStepsClusterSplit(64, 3, kDevice, {4096, 32}) == 3);  // up to `most`
   CHECK(FewestStepsClusterSplit(64, 8, kDevice, {32, 32}) == 1);    // one step whole
@@ -123,6 +124,10 @@ TEST_CASE("The block types' split on an H200's counts", "[kernels][gpu]") {
   CHECK(FewestStepsClusterSplit(320, 4, kH200Block, {304, 64}) == 3);
   // 171 of 2048 rows at k = 28672, Q4_0: 5 by 8%, every split forced.
   CHECK(FewestStepsClusterSplit(171, 14, kH200Block, {896, 32}) == 5);
+  // The same rows of IQ4_XS, whose kernels the device holds fewer of: 171
+  // clusters of 5 fill every place, and 4 read 1.12x 5's default call.
+  const std::vector<int64_t> kH200Iq4xs = {924, 462, 287, 216, 171, 141, 124, 107};
+  CHECK(FewestStepsClusterSplit(171, 14, kH200Iq4xs, {896, 64}) == 4);
   // 256 of 2048 rows at k = 8192, Q5_0 and NVFP4: 2, as 3 (the largest)
   // saves no step and lost by a fifth.
   CHECK(LargestClusterSplit(256, 4, kH200Block, kAny) == 3);
