@@ -49,7 +49,8 @@ TEST_CASE("GEMV matches the CPU kernels' dequantized dot, every decoded type, ba
 // Few rows of a long k at batch 1: on CUDA the block types that read their
 // blocks straight from global memory there, and Q6_K, split k over clusters
 // of 2 to 8 blocks, each a run of chunks, and add the blocks' sums. On an
-// H200, 4096 rows of 128 chunks take clusters of 2; 45 and 7 rows of 520
+// H200, 4096 rows of 128 chunks take clusters of 2 where the type's kernel
+// is held more such clusters than its blocks, else none; 45 and 7 rows of 520
 // chunks, and 7 rows of 448, 400 and 192, take the size of the fewest
 // steps a block (FewestStepsClusterSplit): of 3 to 7 blocks by the type's
 // steps, some in runs that are not whole steps (86 and 87 chunks, 104,
