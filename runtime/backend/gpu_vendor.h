@@ -49,8 +49,14 @@
 #define cudaStreamBeginCapture hipStreamBeginCapture
 #define cudaStreamEndCapture hipStreamEndCapture
 #define cudaStreamCaptureModeRelaxed hipStreamCaptureModeRelaxed
+#define cudaStreamCaptureModeThreadLocal hipStreamCaptureModeThreadLocal
+#define cudaStreamCaptureModeGlobal hipStreamCaptureModeGlobal
 #define cudaGraph_t hipGraph_t
 #define cudaGraphDestroy hipGraphDestroy
+#define cudaGraphExec_t hipGraphExec_t
+#define cudaGraphInstantiateWithFlags hipGraphInstantiateWithFlags
+#define cudaGraphLaunch hipGraphLaunch
+#define cudaGraphExecDestroy hipGraphExecDestroy
 #define cudaMemcpy hipMemcpy
 #define cudaMemset hipMemset
 #define cudaMemcpyDeviceToHost hipMemcpyDeviceToHost

@@ -1,13 +1,16 @@
 // Expand to BF16 on the device against the CPU kernels, bit for bit, on
 // fresh random blocks of every decoded type (the seed is printed on
-// failure), the output poisoned before every launch.
+// failure), the output poisoned before every launch; expansions captured
+// in a CUDA graph.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 #include <random>
 #include <vector>
 
+#include "captured_graph.h"
 #include "device_array.h"
 #include "gpu_test_support.h"
 #include "kernel_reference.h"
@@ -22,8 +25,19 @@ bool SameBf16(uint16_t gpu, uint16_t cpu) {
   return gpu == cpu || (gpu_nan && cpu_nan && gpu != 0xFFFF);
 }
 
+// Values of `got` whose bits differ from the CPU kernels' DequantizeRowBf16
+// of `blocks` (n values).
+int64_t Bf16Mismatches(GgmlType type, const std::vector<uint8_t>& blocks, const std::vector<uint16_t>& got,
+                       int64_t n) {
+  std::vector<uint16_t> want(static_cast<size_t>(n));
+  REQUIRE(cpu::DequantizeRowBf16(type, blocks.data(), want.data(), n));
+  int64_t mismatches = 0;
+  for (int64_t i = 0; i < n; ++i) mismatches += SameBf16(got[i], want[i]) ? 0 : 1;
+  return mismatches;
+}
+
 // Expands `blocks` on the device; counts values whose bits differ from the
-// CPU kernels' DequantizeRowBf16.
+// CPU kernels' (Bf16Mismatches).
 int64_t ExpandMismatches(GgmlType type, const std::vector<uint8_t>& blocks, int64_t n) {
   DeviceArray<uint8_t> device_blocks(blocks);
   DeviceArray<uint16_t> out(static_cast<size_t>(n));
@@ -31,12 +45,7 @@ int64_t ExpandMismatches(GgmlType type, const std::vector<uint8_t>& blocks, int6
   const gpu::LaunchStatus status = gpu::ExpandToBf16(type, device_blocks.get(), out.get(), n, nullptr);
   INFO(status.error);
   REQUIRE(status.ok());
-  const std::vector<uint16_t> got = out.Download();
-  std::vector<uint16_t> want(static_cast<size_t>(n));
-  REQUIRE(cpu::DequantizeRowBf16(type, blocks.data(), want.data(), n));
-  int64_t mismatches = 0;
-  for (int64_t i = 0; i < n; ++i) mismatches += SameBf16(got[i], want[i]) ? 0 : 1;
-  return mismatches;
+  return Bf16Mismatches(type, blocks, out.Download(), n);
 }
 
 TEST_CASE("expand to BF16 matches the CPU kernels bit for bit, every decoded type", "[gpu][expand]") {
@@ -50,6 +59,46 @@ TEST_CASE("expand to BF16 matches the CPU kernels bit for bit, every decoded typ
       const int64_t n = block * blocks;
       CAPTURE(n);
       CHECK(ExpandMismatches(type, RandomBlocks(type, n, rng), n) == 0);
+    }
+  }
+}
+
+// Expansions captured in one CUDA graph, replayed twice, each time after
+// new blocks are written into the buffers it was captured with; each
+// replay must expand those. Types of each decoder family, 1000 blocks.
+TEST_CASE("expansions captured in a CUDA graph expand the blocks of each replay", "[gpu][expand][graph]") {
+  const uint64_t seed = FreshSeed();
+  INFO("seed " << seed);
+  std::mt19937_64 rng(seed);
+  const std::vector<GgmlType> types{GgmlType::kQ4_K, GgmlType::kQ6_K, GgmlType::kIQ2_XXS, GgmlType::kMXFP4,
+                                    GgmlType::kNVFP4, GgmlType::kTQ1_0, GgmlType::kQ8_0};
+  std::vector<int64_t> values;
+  std::vector<std::unique_ptr<DeviceArray<uint8_t>>> device_blocks;
+  std::vector<std::unique_ptr<DeviceArray<uint16_t>>> outs;
+  for (GgmlType type : types) {
+    values.push_back(gpu::KernelBlockValues(type) * 1000);
+    device_blocks.push_back(
+        std::make_unique<DeviceArray<uint8_t>>(static_cast<size_t>(gpu::RowBytes(type, values.back()))));
+    outs.push_back(std::make_unique<DeviceArray<uint16_t>>(static_cast<size_t>(values.back())));
+  }
+  const CapturedGraph graph([&](gpu::StreamHandle stream) {
+    std::vector<gpu::LaunchStatus> statuses;
+    for (size_t i = 0; i < types.size(); ++i) {
+      statuses.push_back(gpu::ExpandToBf16(types[i], device_blocks[i]->get(), outs[i]->get(), values[i], stream));
+    }
+    return statuses;
+  });
+  for (int replay = 0; replay < 2; ++replay) {
+    std::vector<std::vector<uint8_t>> blocks;
+    for (size_t i = 0; i < types.size(); ++i) {
+      blocks.push_back(RandomBlocks(types[i], values[i], rng));
+      device_blocks[i]->Upload(blocks.back());
+      outs[i]->Poison(kPoisonByte);
+    }
+    graph.Replay();
+    for (size_t i = 0; i < types.size(); ++i) {
+      CAPTURE(replay, NameOf(types[i]));
+      CHECK(Bf16Mismatches(types[i], blocks[i], outs[i]->Download(), values[i]) == 0);
     }
   }
 }

@@ -2,7 +2,7 @@
 // within the bound of kernel_reference.h: the selected experts in one
 // launch, NaN rows for a bad id, ids and activations written by the kernel
 // just before it (CUDA's early launches), settled ids, a shared quantizer,
-// and k of 16 to 1032 chunks. Fresh random inputs every run (the seed is
+// a launch captured in a CUDA graph, and k of 16 to 1032 chunks. Fresh random inputs every run (the seed is
 // printed on failure), outputs poisoned before every launch.
 #include <catch2/catch.hpp>
 
@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "captured_graph.h"
 #include "device_array.h"
 #include "gpu_test_support.h"
 #include "kernel_reference.h"
@@ -141,6 +142,50 @@ TEST_CASE("expert GEMV computes the selected experts in one launch; a bad id giv
         CHECK(checked.failures == 0);
         CHECK(checked.nan_rows == 2 * kRows);
       }
+    }
+  }
+}
+
+// An expert GEMV captured in a CUDA graph with its own quantizer, its ids
+// and activations in the buffers it was captured with: the graph is
+// replayed twice, each time after new ids (a bad one and one past the
+// tower the second time) and activations are written there, and each
+// replay must select and multiply those. Types: the dp4a kernel (Q4_K,
+// IQ4_NL), the tensor cores (TQ1_0), F16; each slot its own x.
+TEST_CASE("an expert GEMV captured in a CUDA graph reads the ids and activations of each replay",
+          "[gpu][expert][graph]") {
+  const uint64_t seed = FreshSeed();
+  INFO("seed " << seed);
+  std::mt19937_64 rng(seed);
+  constexpr int64_t kExperts = 16, kRows = 19;
+  const std::vector<std::vector<int32_t>> replays{{3, 15, 0, 7, 9}, {8, 1, -1, 15, 16}};
+  const int count = static_cast<int>(replays[0].size());
+  for (GgmlType type : {GgmlType::kQ4_K, GgmlType::kIQ4_NL, GgmlType::kTQ1_0, GgmlType::kF16}) {
+    CAPTURE(NameOf(type));
+    const int64_t k = 4 * std::max<int64_t>(1024, gpu::KernelBlockValues(type));
+    const std::vector<uint8_t> tower = RandomBlocks(type, kExperts * kRows * k, rng);
+    const std::vector<float> w_values = Dequantized(type, tower, kExperts * kRows * k);
+    DeviceArray<uint8_t> device_tower(tower);
+    DeviceArray<int32_t> device_ids(static_cast<size_t>(count));
+    ExpertBuffers b(k, count, kRows, false, rng);
+    const gpu::ExpertGemvArgs args{.type = type, .tower = device_tower.get(), .experts = kExperts, .rows = kRows,
+                                   .k = k, .ids = device_ids.get(), .count = count, .x = b.device_x.get(),
+                                   .shared_x = false, .y = b.y.get()};
+    const CapturedGraph graph([&](gpu::StreamHandle stream) {
+      return std::vector<gpu::LaunchStatus>{gpu::ExpertGemv(args, b.workspace.get(), b.workspace_bytes, stream)};
+    });
+    for (int replay = 0; replay < 2; ++replay) {
+      CAPTURE(replay);
+      const std::vector<int32_t>& ids = replays[static_cast<size_t>(replay)];
+      device_ids.Upload(ids);
+      b.x = RandomFloats(b.x.size(), rng);
+      b.device_x.Upload(b.x);
+      b.y.Poison(kPoisonByte);
+      graph.Replay();
+      const ExpertRowsResult checked = CheckExpertRows(type, b.y.Download(), ids, kExperts, kRows, k, w_values,
+                                                       [&](int s) { return b.SlotX(s); }, gpu::UsesIntegerGemv(type));
+      CHECK(checked.failures == 0);
+      CHECK(checked.nan_rows == (replay == 0 ? 0 : 2 * kRows));
     }
   }
 }

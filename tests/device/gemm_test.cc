@@ -1,15 +1,19 @@
 // The GEMM on the device against the CPU kernels' dequantized product
 // (the GEMV's bound on the int8 path, a float bound on the float paths),
 // ragged tiles of every decoded type, and the 16-bit floats' GEMV and GEMM
-// over few tiles of rows and a long k. Fresh random inputs every run (the
-// seed is printed on failure), outputs poisoned before every launch.
+// over few tiles of rows and a long k; GEMMs captured in a CUDA graph.
+// Fresh random inputs every run (the seed is printed on failure), outputs
+// poisoned before every launch.
 #include <catch2/catch.hpp>
 
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <random>
+#include <string>
 #include <vector>
 
+#include "captured_graph.h"
 #include "device_array.h"
 #include "gpu_test_support.h"
 #include "kernel_reference.h"
@@ -24,19 +28,41 @@ constexpr DeviceKind kBuildDevice = DeviceKind::kRocm;
 constexpr DeviceKind kBuildDevice = DeviceKind::kCuda;
 #endif
 
-// GEMM on random data (or `given_x`: k * batch floats), batch `batch`. The
-// int8 path (Int8GemmTypes on CUDA) has the GEMV's bound. F16 and BF16 on
-// CUDA split each activation into two 16-bit values, and HIP multiplies
-// floats: both have the float path's bound, 1e-5 of sum |w x|. The TF32
-// path (the other types on CUDA): inputs carry a relative error of at most
-// 2^-11 each, so a product is off by at most 2^-10 of |w x|, and float
+// Outputs of a GEMM (`got`, activation after activation of `rows`) off the
+// CPU reference, reported after `context` (the first three). The int8
+// path (Int8GemmTypes on CUDA) has the GEMV's bound. F16 and BF16 on CUDA
+// split each activation into two 16-bit values, and HIP multiplies floats:
+// both have the float path's bound, 1e-5 of sum |w x|. The TF32 path (the
+// other types on CUDA): inputs carry a relative error of at most 2^-11
+// each, so a product is off by at most 2^-10 of |w x|, and float
 // accumulation adds at most 1e-5 of sum |w x|.
-void CheckGemm(GgmlType type, int64_t rows, int64_t k, int64_t batch, std::mt19937_64& rng,
-               const std::vector<float>* given_x = nullptr) {
+int GemmMismatches(GgmlType type, const std::vector<float>& got, const std::vector<float>& w_values,
+                   const float* x, int64_t rows, int64_t k, int64_t batch, const std::string& context = "") {
   const bool int8_path = gpu::Int8GemmTypes(kBuildDevice).Contains(type);
   const bool tf32_path = kBuildDevice == DeviceKind::kCuda && !int8_path && type != GgmlType::kF16 &&
                          type != GgmlType::kBF16;
-  CAPTURE(NameOf(type), rows, k, batch, int8_path);
+  int failures = 0;
+  for (int64_t b = 0; b < batch; ++b) {
+    for (int64_t r = 0; r < rows; ++r) {
+      const float* w_row = w_values.data() + r * k;
+      const float* x_row = x + b * k;
+      const Expected expected = ExpectedDot(w_row, x_row, k, int8_path, ActivationRun(type));
+      const double tolerance = tf32_path ? (0x1p-10 + 1e-5) * AbsDot(w_row, x_row, k) : expected.tolerance;
+      const float g = got[static_cast<size_t>(b * rows + r)];
+      if (!(std::fabs(g - expected.value) <= tolerance) && ++failures <= 3) {
+        UNSCOPED_INFO(context << "row " << r << " activation " << b << ": got " << g << ", want " << expected.value
+                              << " +- " << tolerance << (int8_path ? " (int8 path)" : ""));
+      }
+    }
+  }
+  return failures;
+}
+
+// GEMM on random data (or `given_x`: k * batch floats), batch `batch`,
+// against GemmMismatches's bound.
+void CheckGemm(GgmlType type, int64_t rows, int64_t k, int64_t batch, std::mt19937_64& rng,
+               const std::vector<float>* given_x = nullptr) {
+  CAPTURE(NameOf(type), rows, k, batch);
   const std::vector<uint8_t> w = RandomBlocks(type, rows * k, rng);
   const std::vector<float> x = given_x != nullptr ? *given_x : RandomFloats(static_cast<size_t>(k * batch), rng);
   REQUIRE(static_cast<int64_t>(x.size()) == k * batch);
@@ -50,22 +76,7 @@ void CheckGemm(GgmlType type, int64_t rows, int64_t k, int64_t batch, std::mt199
                                              workspace.get(), gpu::GemmWorkspaceBytes(k), nullptr);
   INFO(status.error);
   REQUIRE(status.ok());
-  const std::vector<float> got = y.Download();
-  int failures = 0;
-  for (int64_t b = 0; b < batch; ++b) {
-    for (int64_t r = 0; r < rows; ++r) {
-      const float* w_row = w_values.data() + r * k;
-      const float* x_row = x.data() + b * k;
-      const Expected expected = ExpectedDot(w_row, x_row, k, int8_path, ActivationRun(type));
-      const double want = expected.value;
-      const double tolerance = tf32_path ? (0x1p-10 + 1e-5) * AbsDot(w_row, x_row, k) : expected.tolerance;
-      const float g = got[static_cast<size_t>(b * rows + r)];
-      if (!(std::fabs(g - want) <= tolerance) && ++failures <= 3) {
-        UNSCOPED_INFO("row " << r << " activation " << b << ": got " << g << ", want " << want << " +- " << tolerance);
-      }
-    }
-  }
-  CHECK(failures == 0);
+  CHECK(GemmMismatches(type, y.Download(), w_values, x.data(), rows, k, batch) == 0);
 }
 
 // k of `small_blocks` blocks of a 32-value type, 2 of a larger one.
@@ -109,6 +120,59 @@ TEST_CASE("GEMM whose blocks take several steps each", "[gpu][gemm]") {
     const int64_t k = gpu::KernelBlockValues(type) == 32 ? 3232 : 3072;
     CheckGemm(type, 4000, k, 60, rng);
     CheckGemm(type, 4000, k, 12, rng);
+  }
+}
+
+// GEMMs captured in one CUDA graph on one workspace, replayed twice, each
+// time after new activations are written into the buffers it was captured
+// with; each replay must multiply those. Paths: the int8 kernel of eight
+// tiles (Q4_K and IQ2_XXS at 64) and of two with a last pass on the GEMV
+// (Q4_K at 20), and the 16-bit floats' tiles (F16 at 100: a tile, then a
+// partial one; BF16 at 70: a tile, then the GEMV of the last 6).
+TEST_CASE("GEMMs captured in a CUDA graph multiply the activations of each replay", "[gpu][gemm][graph]") {
+  const uint64_t seed = FreshSeed();
+  INFO("seed " << seed);
+  std::mt19937_64 rng(seed);
+  constexpr int64_t kRows = 300, kK = 2048;
+  struct Gemm {
+    GgmlType type;
+    int64_t batch;
+  };
+  const std::vector<Gemm> gemms{{GgmlType::kQ4_K, 64}, {GgmlType::kIQ2_XXS, 64}, {GgmlType::kQ4_K, 20},
+                                {GgmlType::kF16, 100}, {GgmlType::kBF16, 70}};
+  std::vector<std::vector<float>> w_values;
+  std::vector<std::unique_ptr<DeviceArray<uint8_t>>> device_w;
+  std::vector<std::unique_ptr<DeviceArray<float>>> xs, ys;
+  for (const Gemm& gemm : gemms) {
+    const std::vector<uint8_t> w = RandomBlocks(gemm.type, kRows * kK, rng);
+    w_values.push_back(Dequantized(gemm.type, w, kRows * kK));
+    device_w.push_back(std::make_unique<DeviceArray<uint8_t>>(w));
+    xs.push_back(std::make_unique<DeviceArray<float>>(static_cast<size_t>(kK * gemm.batch)));
+    ys.push_back(std::make_unique<DeviceArray<float>>(static_cast<size_t>(kRows * gemm.batch)));
+  }
+  DeviceArray<uint8_t> workspace(gpu::GemmWorkspaceBytes(kK));
+  const CapturedGraph graph([&](gpu::StreamHandle stream) {
+    std::vector<gpu::LaunchStatus> statuses;
+    for (size_t i = 0; i < gemms.size(); ++i) {
+      statuses.push_back(gpu::Gemm(
+          Matmul(gemms[i].type, device_w[i]->get(), kRows, kK, xs[i]->get(), gemms[i].batch, ys[i]->get()),
+          workspace.get(), gpu::GemmWorkspaceBytes(kK), stream));
+    }
+    return statuses;
+  });
+  for (int replay = 0; replay < 2; ++replay) {
+    std::vector<std::vector<float>> x_values;
+    for (size_t i = 0; i < gemms.size(); ++i) {
+      x_values.push_back(RandomFloats(static_cast<size_t>(kK * gemms[i].batch), rng));
+      xs[i]->Upload(x_values.back());
+      ys[i]->Poison(kPoisonByte);
+    }
+    graph.Replay();
+    for (size_t i = 0; i < gemms.size(); ++i) {
+      CAPTURE(replay, NameOf(gemms[i].type), gemms[i].batch);
+      CHECK(GemmMismatches(gemms[i].type, ys[i]->Download(), w_values[i], x_values[i].data(), kRows, kK,
+                           gemms[i].batch) == 0);
+    }
   }
 }
 

@@ -1,8 +1,8 @@
 // The GEMV on the device against the CPU kernels' dequantized dot, within
 // the bound of kernel_reference.h: every decoded type at batch 1 to 8 over
 // ragged shapes, the shapes that change its launch choices, launches
-// queued back to back on one workspace, a shared quantizer, and a refused
-// launch. Fresh random inputs every run (the seed is printed on failure),
+// queued back to back on one workspace, a shared quantizer, launches
+// captured in a CUDA graph, and a refused launch. Fresh random inputs every run (the seed is printed on failure),
 // outputs poisoned before every launch.
 #include <catch2/catch.hpp>
 
@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "captured_graph.h"
 #include "device_array.h"
 #include "gpu_test_support.h"
 #include "kernel_reference.h"
@@ -230,6 +231,75 @@ TEST_CASE("GEMVs with x_quantized multiply the x QuantizeActivations quantized",
         }
         CHECK(failures == 0);
       }
+    }
+  }
+}
+
+// Three GEMVs captured in one CUDA graph, as an engine captures a decode
+// step: two sharing one QuantizeActivations (x_quantized), then one with
+// its own quantizer on another x, all on one workspace. The graph is
+// replayed twice, each time after new activations are written into the
+// buffers it was captured with, and each replay must multiply those. Paths:
+// batch 1 read straight from memory (Q4_K at 300 rows) and split over
+// clusters (Q4_K, Q6_K and F16 at 45 rows of 520 chunks), the tensor cores
+// from batch 1 (TQ1_0) and from a later batch (MXFP4 and IQ2_XXS at 8),
+// the two-activation kernel (IQ2_XS at 2), Q8_0 at 2, F16 at 8.
+TEST_CASE("GEMVs captured in a CUDA graph multiply the activations of each replay", "[gpu][gemv][graph]") {
+  const uint64_t seed = FreshSeed();
+  INFO("seed " << seed);
+  std::mt19937_64 rng(seed);
+  struct Case {
+    GgmlType type;
+    int64_t rows, k;
+    int batch;
+  };
+  for (const Case& c : {Case{GgmlType::kQ4_K, 300, 4096, 1}, {GgmlType::kQ4_K, 45, 16640, 1},
+                        {GgmlType::kQ6_K, 45, 16640, 1}, {GgmlType::kF16, 45, 16640, 1},
+                        {GgmlType::kTQ1_0, 300, 4096, 1}, {GgmlType::kMXFP4, 300, 4096, 8},
+                        {GgmlType::kIQ2_XXS, 300, 4096, 8}, {GgmlType::kIQ2_XS, 300, 4096, 2},
+                        {GgmlType::kQ8_0, 300, 4096, 2}, {GgmlType::kF16, 300, 4096, 8}}) {
+    CAPTURE(NameOf(c.type), c.rows, c.k, c.batch);
+    const size_t x_values = static_cast<size_t>(c.k * c.batch);
+    std::vector<std::vector<float>> w_values;
+    std::vector<std::unique_ptr<DeviceArray<uint8_t>>> device_w;
+    for (int m = 0; m < 2; ++m) {
+      const std::vector<uint8_t> w = RandomBlocks(c.type, c.rows * c.k, rng);
+      w_values.push_back(Dequantized(c.type, w, c.rows * c.k));
+      device_w.push_back(std::make_unique<DeviceArray<uint8_t>>(w));
+    }
+    DeviceArray<float> shared_x(x_values), own_x(x_values);
+    std::vector<std::unique_ptr<DeviceArray<float>>> ys;
+    for (int g = 0; g < 3; ++g) {
+      ys.push_back(std::make_unique<DeviceArray<float>>(static_cast<size_t>(c.rows * c.batch)));
+    }
+    const size_t workspace_bytes = gpu::GemvWorkspaceBytes(c.k, c.batch);
+    DeviceArray<uint8_t> workspace(workspace_bytes);
+    // GEMV g: weights g % 2; the shared x for 0 and 1, quantized ahead.
+    auto args_of = [&](int g) {
+      gpu::GemvArgs args = Matmul(c.type, device_w[g % 2]->get(), c.rows, c.k, (g < 2 ? shared_x : own_x).get(),
+                                  c.batch, ys[g]->get());
+      args.x_quantized = g < 2;
+      return args;
+    };
+    const CapturedGraph graph([&](gpu::StreamHandle stream) {
+      std::vector<gpu::LaunchStatus> statuses{
+          gpu::QuantizeActivations(args_of(0), workspace.get(), workspace_bytes, stream)};
+      for (int g = 0; g < 3; ++g) statuses.push_back(gpu::Gemv(args_of(g), workspace.get(), workspace_bytes, stream));
+      return statuses;
+    });
+    for (int replay = 0; replay < 2; ++replay) {
+      const std::vector<float> shared = RandomFloats(x_values, rng), own = RandomFloats(x_values, rng);
+      shared_x.Upload(shared);
+      own_x.Upload(own);
+      for (const auto& y : ys) y->Poison(kPoisonByte);
+      graph.Replay();
+      int failures = 0;
+      for (int g = 0; g < 3; ++g) {
+        failures += GemvMismatches(c.type, ys[g]->Download(), w_values[g % 2], (g < 2 ? shared : own).data(), c.rows,
+                                   c.k, c.batch, gpu::UsesIntegerGemv(c.type),
+                                   "replay " + std::to_string(replay) + " GEMV " + std::to_string(g) + " ");
+      }
+      CHECK(failures == 0);
     }
   }
 }
