@@ -10,9 +10,15 @@
 // floating-point operations / time. Time: CUDA events around a
 // run of launches, the median of 5 runs. Needs a GPU; exits 77 without.
 //
-// Usage: vt_bench_gpu_kernels [--quick] [--types q4_K,q8_0,...]
+// Usage: vt_bench_gpu_kernels [--quick] [--graph] [--types q4_K,q8_0,...]
 //                             [--gemv-batches 1,4,8 [--k K] [--rows N] | --expert
 //                              | --gemm-batches 16,64,512 [--k K] [--rows N]]
+// --graph times every figure, the ceiling's copies included, as a CUDA
+// graph replayed on a stream of its own: each run's launches are captured
+// once (after the warm-up, so no first-call set-up is captured) and the
+// graph is launched once untimed before the timed runs, as an engine that
+// captures its decode step calls them. Without it launches go one by one
+// into the default stream.
 // --types takes ggml's type names in any case (q4_k is q4_K); a name that
 // is no type is refused.
 // --gemv-batches prints only the GEMV, at the batches listed (as called by
@@ -68,23 +74,56 @@ constexpr uint64_t kMatrixBytes = 150ull << 20;
 constexpr int64_t kK = 8192;
 constexpr int kMostGemmBatch = 4096;  // --gemm-batches: y and x hold that many activations of k
 
-// Median milliseconds per launch of `launch(i)` over runs of `launches`.
+// How every timed launch is issued (--graph), set once by main: the stream
+// each launch goes to (the default stream, or one of the bench's own that a
+// graph can be captured on) and whether a run is captured and replayed.
+struct Issue {
+  bool graph = false;
+  cudaStream_t stream = nullptr;
+};
+Issue issue;
+
+// A run of `launches` launches of `launch(i)`, captured on issue.stream.
+template <class Launch>
+cudaGraphExec_t Captured(int launches, Launch& launch) {
+  Check(cudaStreamBeginCapture(issue.stream, cudaStreamCaptureModeThreadLocal), "begin capture");
+  for (int i = 0; i < launches; ++i) launch(i);
+  cudaGraph_t graph = nullptr;
+  Check(cudaStreamEndCapture(issue.stream, &graph), "end capture");
+  cudaGraphExec_t replay = nullptr;
+  Check(cudaGraphInstantiateWithFlags(&replay, graph, 0), "instantiate graph");
+  Check(cudaGraphDestroy(graph), "destroy graph");
+  return replay;
+}
+
+// Median milliseconds per launch of `launch(i)` over runs of `launches`,
+// issued as `issue` says.
 template <class Launch>
 double MedianMs(int launches, Launch&& launch) {
   cudaEvent_t start, stop;
   Check(cudaEventCreate(&start), "event");
   Check(cudaEventCreate(&stop), "event");
   for (int i = 0; i < kMatrices; ++i) launch(i);  // warm-up
+  cudaGraphExec_t replay = nullptr;
+  if (issue.graph) {
+    replay = Captured(launches, launch);
+    Check(cudaGraphLaunch(replay, issue.stream), "graph warm-up");
+  }
   std::vector<double> runs;
   for (int run = 0; run < 5; ++run) {
-    Check(cudaEventRecord(start, nullptr), "record");
-    for (int i = 0; i < launches; ++i) launch(i);
-    Check(cudaEventRecord(stop, nullptr), "record");
+    Check(cudaEventRecord(start, issue.stream), "record");
+    if (replay != nullptr) {
+      Check(cudaGraphLaunch(replay, issue.stream), "graph launch");
+    } else {
+      for (int i = 0; i < launches; ++i) launch(i);
+    }
+    Check(cudaEventRecord(stop, issue.stream), "record");
     Check(cudaEventSynchronize(stop), "sync");
     float ms = 0;
     Check(cudaEventElapsedTime(&ms, start, stop), "elapsed");
     runs.push_back(static_cast<double>(ms) / launches);
   }
+  if (replay != nullptr) Check(cudaGraphExecDestroy(replay), "destroy graph");
   Check(cudaEventDestroy(start), "event");
   Check(cudaEventDestroy(stop), "event");
   std::sort(runs.begin(), runs.end());
@@ -105,7 +144,7 @@ double CopyGbps(const DeviceMemory& pool, uint64_t bytes, int launches) {
   const double ms = MedianMs(launches, [&](int i) {
     const int m = i % (kMatrices / 2);
     Check(cudaMemcpyAsync(pool.bytes() + (2 * m + 1) * kMatrixBytes, pool.bytes() + 2 * m * kMatrixBytes, bytes,
-                          cudaMemcpyDeviceToDevice, nullptr),
+                          cudaMemcpyDeviceToDevice, issue.stream),
           "copy");
   });
   return 2.0 * static_cast<double>(bytes) / (ms * 1e6);
@@ -239,6 +278,8 @@ int main(int argc, char** argv) {
     const std::string_view arg = argv[i];
     if (arg == "--quick") {
       quick = true;
+    } else if (arg == "--graph") {
+      issue.graph = true;
     } else if (arg == "--types" && i + 1 < argc) {
       selected = TypesNamed(argv[++i]);
       if (selected.empty()) return 2;
@@ -266,8 +307,9 @@ int main(int argc, char** argv) {
       fixed_rows = value;
     } else {
       std::fprintf(stderr,
-                   "usage: vt_bench_gpu_kernels [--quick] [--types q4_K,q8_0,...] [--gemv-batches 1,4,8 [--k K] "
-                   "[--rows N] | --expert | --gemm-batches 16,64,512 [--k K] [--rows N]]\n");
+                   "usage: vt_bench_gpu_kernels [--quick] [--graph] [--types q4_K,q8_0,...] "
+                   "[--gemv-batches 1,4,8 [--k K] [--rows N] | --expert | --gemm-batches 16,64,512 [--k K] "
+                   "[--rows N]]\n");
       return 2;
     }
   }
@@ -290,6 +332,8 @@ int main(int argc, char** argv) {
     std::printf("skipped: no GPU\n");
     return 77;
   }
+  // The legacy default stream cannot be captured.
+  if (issue.graph) Check(cudaStreamCreateWithFlags(&issue.stream, cudaStreamNonBlocking), "stream");
   // Eight random matrices; every type reads them as its own blocks.
   DeviceMemory pool(kMatrices * kMatrixBytes);
   {
@@ -307,8 +351,9 @@ int main(int argc, char** argv) {
   // The ceiling: device-to-device copies of one matrix into the next.
   const int copy_launches = quick ? 8 : 32;
   const double ceiling = CopyGbps(pool, kMatrixBytes, copy_launches);
-  std::printf("device-to-device copy: %.0f GB/s (read + write of %llu MiB)\n\n", ceiling,
-              static_cast<unsigned long long>(kMatrixBytes >> 20));
+  std::printf("device-to-device copy: %.0f GB/s (read + write of %llu MiB)%s\n\n", ceiling,
+              static_cast<unsigned long long>(kMatrixBytes >> 20),
+              issue.graph ? "; every run a CUDA graph replayed" : "");
 
   constexpr int kGemmBatch = 64;
   const int x_rows = std::max(kGemmBatch, gemm_batches.empty() ? 0 : *std::max_element(gemm_batches.begin(),
@@ -391,16 +436,16 @@ int main(int argc, char** argv) {
             return args;
           },
           [&](const vt::gpu::GemvArgs& args) {
-            CheckLaunch(vt::gpu::QuantizeActivations(args, workspace.data, workspace_bytes, nullptr));
+            CheckLaunch(vt::gpu::QuantizeActivations(args, workspace.data, workspace_bytes, issue.stream));
           },
           [&](const vt::gpu::GemvArgs& args) {
-            CheckLaunch(vt::gpu::Gemv(args, workspace.data, workspace_bytes, nullptr));
+            CheckLaunch(vt::gpu::Gemv(args, workspace.data, workspace_bytes, issue.stream));
           });
     };
     const int64_t values = rows * k;
     auto gemm_tflops = [&](int batch) {
       const double gemm_ms = MedianMs(quick ? 4 : 8, [&](int i) {
-        CheckLaunch(vt::gpu::Gemm(matrix(i, batch), workspace.data, workspace_bytes, nullptr));
+        CheckLaunch(vt::gpu::Gemm(matrix(i, batch), workspace.data, workspace_bytes, issue.stream));
       });
       return 2.0 * static_cast<double>(values) * batch / (gemm_ms * 1e9);
     };
@@ -462,10 +507,10 @@ int main(int argc, char** argv) {
         return FedMs(
             launches, feed, args_of,
             [&](const vt::gpu::ExpertGemvArgs& args) {
-              CheckLaunch(vt::gpu::QuantizeExpertActivations(args, workspace.data, workspace_bytes, nullptr));
+              CheckLaunch(vt::gpu::QuantizeExpertActivations(args, workspace.data, workspace_bytes, issue.stream));
             },
             [&](const vt::gpu::ExpertGemvArgs& args) {
-              CheckLaunch(vt::gpu::ExpertGemv(args, workspace.data, workspace_bytes, nullptr));
+              CheckLaunch(vt::gpu::ExpertGemv(args, workspace.data, workspace_bytes, issue.stream));
             });
       };
       for (Feed feed : {Feed::kOwnQuantizer, Feed::kSettled, Feed::kSharedQuantizer, Feed::kAlone}) {
@@ -509,7 +554,7 @@ int main(int argc, char** argv) {
 
     const double expand_ms = MedianMs(quick ? 4 : 16, [&](int i) {
       CheckLaunch(vt::gpu::ExpandToBf16(type, pool.bytes() + (i % kMatrices) * kMatrixBytes,
-                                        static_cast<uint16_t*>(expanded.data), values, nullptr));
+                                        static_cast<uint16_t*>(expanded.data), values, issue.stream));
     });
     const double expand = (matrix_bytes + 2.0 * static_cast<double>(values)) / (expand_ms * 1e6);
     const double gemm = gemm_tflops(kGemmBatch);
