@@ -4,6 +4,10 @@
 // hipStream_t) or nullptr for the default stream. Launches are asynchronous.
 // Arguments are checked before anything is launched: a refused call writes
 // nothing. Otherwise an error is the runtime's report of a failed launch.
+// A call queues launches on `stream` and nothing else (no allocation, no
+// synchronization), so it may be captured into a CUDA graph, its first
+// call included; a replay reads the pointers' contents at replay time
+// (tests/device: the graph test cases).
 #pragma once
 
 #include <cstddef>
