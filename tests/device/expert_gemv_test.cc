@@ -146,13 +146,15 @@ TEST_CASE("expert GEMV computes the selected experts in one launch; a bad id giv
   }
 }
 
-// An expert GEMV captured in a CUDA graph with its own quantizer, its ids
-// and activations in the buffers it was captured with: the graph is
-// replayed twice, each time after new ids (a bad one and one past the
-// tower the second time) and activations are written there, and each
-// replay must select and multiply those. Types: the dp4a kernel (Q4_K,
-// IQ4_NL), the tensor cores (TQ1_0), F16; each slot its own x.
-TEST_CASE("an expert GEMV captured in a CUDA graph reads the ids and activations of each replay",
+// Expert GEMVs captured in one CUDA graph on one workspace, their ids and
+// activations in the buffers they were captured with: one with its own
+// quantizer and each slot's own x, then a QuantizeExpertActivations of a
+// shared x and a GEMV on it (x_quantized), as an MoE layer's gate and up
+// projections share one. The graph is replayed twice, each time after new
+// ids (a bad one and one past the tower the second time) and activations
+// are written there, and each replay must select and multiply those.
+// Types: the dp4a kernel (Q4_K, IQ4_NL), the tensor cores (TQ1_0), F16.
+TEST_CASE("expert GEMVs captured in a CUDA graph read the ids and activations of each replay",
           "[gpu][expert][graph]") {
   const uint64_t seed = FreshSeed();
   INFO("seed " << seed);
@@ -167,25 +169,40 @@ TEST_CASE("an expert GEMV captured in a CUDA graph reads the ids and activations
     const std::vector<float> w_values = Dequantized(type, tower, kExperts * kRows * k);
     DeviceArray<uint8_t> device_tower(tower);
     DeviceArray<int32_t> device_ids(static_cast<size_t>(count));
-    ExpertBuffers b(k, count, kRows, false, rng);
-    const gpu::ExpertGemvArgs args{.type = type, .tower = device_tower.get(), .experts = kExperts, .rows = kRows,
-                                   .k = k, .ids = device_ids.get(), .count = count, .x = b.device_x.get(),
-                                   .shared_x = false, .y = b.y.get()};
+    ExpertBuffers own(k, count, kRows, false, rng), shared(k, count, kRows, true, rng);
+    const gpu::ExpertGemvArgs own_args{.type = type, .tower = device_tower.get(), .experts = kExperts,
+                                       .rows = kRows, .k = k, .ids = device_ids.get(), .count = count,
+                                       .x = own.device_x.get(), .shared_x = false, .y = own.y.get()};
+    gpu::ExpertGemvArgs shared_args = own_args;
+    shared_args.x = shared.device_x.get();
+    shared_args.shared_x = true;
+    shared_args.y = shared.y.get();
+    shared_args.x_quantized = true;
+    void* workspace = own.workspace.get();  // room for each slot's own x, so for a shared one too
     const CapturedGraph graph([&](gpu::StreamHandle stream) {
-      return std::vector<gpu::LaunchStatus>{gpu::ExpertGemv(args, b.workspace.get(), b.workspace_bytes, stream)};
+      return std::vector<gpu::LaunchStatus>{
+          gpu::ExpertGemv(own_args, workspace, own.workspace_bytes, stream),
+          gpu::QuantizeExpertActivations(shared_args, workspace, own.workspace_bytes, stream),
+          gpu::ExpertGemv(shared_args, workspace, own.workspace_bytes, stream)};
     });
     for (int replay = 0; replay < 2; ++replay) {
       CAPTURE(replay);
       const std::vector<int32_t>& ids = replays[static_cast<size_t>(replay)];
       device_ids.Upload(ids);
-      b.x = RandomFloats(b.x.size(), rng);
-      b.device_x.Upload(b.x);
-      b.y.Poison(kPoisonByte);
+      for (ExpertBuffers* b : {&own, &shared}) {
+        b->x = RandomFloats(b->x.size(), rng);
+        b->device_x.Upload(b->x);
+        b->y.Poison(kPoisonByte);
+      }
       graph.Replay();
-      const ExpertRowsResult checked = CheckExpertRows(type, b.y.Download(), ids, kExperts, kRows, k, w_values,
-                                                       [&](int s) { return b.SlotX(s); }, gpu::UsesIntegerGemv(type));
-      CHECK(checked.failures == 0);
-      CHECK(checked.nan_rows == (replay == 0 ? 0 : 2 * kRows));
+      for (const ExpertBuffers* b : {&own, &shared}) {
+        CAPTURE(b->shared_x);
+        const ExpertRowsResult checked =
+            CheckExpertRows(type, b->y.Download(), ids, kExperts, kRows, k, w_values,
+                            [&](int s) { return b->SlotX(s); }, gpu::UsesIntegerGemv(type));
+        CHECK(checked.failures == 0);
+        CHECK(checked.nan_rows == (replay == 0 ? 0 : 2 * kRows));
+      }
     }
   }
 }
