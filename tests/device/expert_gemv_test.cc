@@ -2,8 +2,9 @@
 // within the bound of kernel_reference.h: the selected experts in one
 // launch, NaN rows for a bad id, ids and activations written by the kernel
 // just before it (CUDA's early launches), settled ids, a shared quantizer,
-// a launch captured in a CUDA graph, and k of 16 to 1032 chunks. Fresh random inputs every run (the seed is
-// printed on failure), outputs poisoned before every launch.
+// launches captured in a CUDA graph, and k of 16 to 1032 chunks. Fresh
+// random inputs every run (the seed is printed on failure), outputs
+// poisoned before every launch.
 #include <catch2/catch.hpp>
 
 #include <algorithm>

@@ -126,8 +126,8 @@ TEST_CASE("GEMM whose blocks take several steps each", "[gpu][gemm]") {
 // GEMMs captured in one CUDA graph on one workspace, replayed twice, each
 // time after new activations are written into the buffers it was captured
 // with; each replay must multiply those. Paths: the int8 kernel of eight
-// tiles (Q4_K and IQ2_XXS at 64) and of two with a last pass on the GEMV
-// (Q4_K at 20), and the 16-bit floats' tiles (F16 at 100: a tile, then a
+// tiles (Q4_K and IQ2_XXS at 64) and of four (Q4_K at 20, the last tile
+// with 4), and the 16-bit floats' tiles (F16 at 100: a tile, then a
 // partial one; BF16 at 70: a tile, then the GEMV of the last 6).
 TEST_CASE("GEMMs captured in a CUDA graph multiply the activations of each replay", "[gpu][gemm][graph]") {
   const uint64_t seed = FreshSeed();
