@@ -7,6 +7,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstdint>
 #include <vector>
 
 #include "device_array.h"
@@ -34,6 +35,12 @@ class CapturedGraph {
   CapturedGraph& operator=(const CapturedGraph&) = delete;
   ~CapturedGraph() { Release(); }
 
+  // The captured graph's edges, and those of them that let a launch start
+  // while the one before it ends (CUDA's programmatic dependencies, which
+  // vt's early launches become when captured); both 0 on HIP.
+  int64_t edges() const { return edges_; }
+  int64_t programmatic_edges() const { return programmatic_edges_; }
+
   // Launches the graph and waits for it. It first waits for the device:
   // the tests write inputs and poison outputs on the legacy default stream,
   // which a non-blocking stream does not wait for.
@@ -51,7 +58,9 @@ class CapturedGraph {
     cudaGraph_t graph = nullptr;
     const cudaError_t ended = cudaStreamEndCapture(stream_, &graph);
     cudaError_t instantiated = cudaSuccess;
+    cudaError_t counted = cudaSuccess;
     if (ended == cudaSuccess) {
+      counted = CountEdges(graph);
       instantiated = cudaGraphInstantiateWithFlags(&replay_, graph, 0);
       (void)cudaGraphDestroy(graph);
     }
@@ -60,7 +69,31 @@ class CapturedGraph {
       REQUIRE(status.ok());
     }
     CheckGpu(ended, "end capture");
+    CheckGpu(counted, "graph edges");
     CheckGpu(instantiated, "instantiate graph");
+  }
+
+  cudaError_t CountEdges(cudaGraph_t graph) {
+#if defined(VT_HIP)
+    (void)graph;
+    return cudaSuccess;
+#else
+    size_t count = 0;
+    if (const cudaError_t error = cudaGraphGetEdges(graph, nullptr, nullptr, nullptr, &count); error != cudaSuccess) {
+      return error;
+    }
+    std::vector<cudaGraphNode_t> from(count), to(count);
+    std::vector<cudaGraphEdgeData> data(count);
+    if (const cudaError_t error = cudaGraphGetEdges(graph, from.data(), to.data(), data.data(), &count);
+        error != cudaSuccess) {
+      return error;
+    }
+    edges_ = static_cast<int64_t>(count);
+    for (const cudaGraphEdgeData& edge : data) {
+      programmatic_edges_ += edge.type == cudaGraphDependencyTypeProgrammatic ? 1 : 0;
+    }
+    return cudaSuccess;
+#endif
   }
 
   void Release() noexcept {
@@ -70,6 +103,7 @@ class CapturedGraph {
 
   cudaStream_t stream_ = nullptr;
   cudaGraphExec_t replay_ = nullptr;
+  int64_t edges_ = 0, programmatic_edges_ = 0;
 };
 
 }  // namespace vt::testing
