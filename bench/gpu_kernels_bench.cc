@@ -74,18 +74,17 @@ constexpr uint64_t kMatrixBytes = 150ull << 20;
 constexpr int64_t kK = 8192;
 constexpr int kMostGemmBatch = 4096;  // --gemm-batches: y and x hold that many activations of k
 
-// How every timed launch is issued (--graph), set once by main: the stream
-// each launch goes to (the default stream, or one of the bench's own that a
-// graph can be captured on) and whether a run is captured and replayed.
+// How every timed launch is issued (--graph): the stream each launch goes
+// to (the default stream, or one of the bench's own that a graph can be
+// captured on) and whether a run is captured and replayed.
 struct Issue {
   bool graph = false;
   cudaStream_t stream = nullptr;
 };
-Issue issue;
 
 // A run of `launches` launches of `launch(i)`, captured on issue.stream.
 template <class Launch>
-cudaGraphExec_t Captured(int launches, Launch& launch) {
+cudaGraphExec_t Captured(const Issue& issue, int launches, Launch& launch) {
   Check(cudaStreamBeginCapture(issue.stream, cudaStreamCaptureModeThreadLocal), "begin capture");
   for (int i = 0; i < launches; ++i) launch(i);
   cudaGraph_t graph = nullptr;
@@ -99,14 +98,14 @@ cudaGraphExec_t Captured(int launches, Launch& launch) {
 // Median milliseconds per launch of `launch(i)` over runs of `launches`,
 // issued as `issue` says.
 template <class Launch>
-double MedianMs(int launches, Launch&& launch) {
+double MedianMs(const Issue& issue, int launches, Launch&& launch) {
   cudaEvent_t start, stop;
   Check(cudaEventCreate(&start), "event");
   Check(cudaEventCreate(&stop), "event");
   for (int i = 0; i < kMatrices; ++i) launch(i);  // warm-up
   cudaGraphExec_t replay = nullptr;
   if (issue.graph) {
-    replay = Captured(launches, launch);
+    replay = Captured(issue, launches, launch);
     Check(cudaGraphLaunch(replay, issue.stream), "graph warm-up");
   }
   std::vector<double> runs;
@@ -140,8 +139,8 @@ struct DeviceMemory {
 // Device-to-device copies of the first `bytes` of one matrix of `pool`
 // into the next (matrices 2m into 2m + 1, m turning over four pairs), as
 // GB/s of bytes read + written, the median of MedianMs's runs.
-double CopyGbps(const DeviceMemory& pool, uint64_t bytes, int launches) {
-  const double ms = MedianMs(launches, [&](int i) {
+double CopyGbps(const Issue& issue, const DeviceMemory& pool, uint64_t bytes, int launches) {
+  const double ms = MedianMs(issue, launches, [&](int i) {
     const int m = i % (kMatrices / 2);
     Check(cudaMemcpyAsync(pool.bytes() + (2 * m + 1) * kMatrixBytes, pool.bytes() + 2 * m * kMatrixBytes, bytes,
                           cudaMemcpyDeviceToDevice, issue.stream),
@@ -198,9 +197,9 @@ bool QuantizedAhead(Feed feed) { return feed == Feed::kSharedQuantizer || feed =
 // kSharedQuantizer, before every second launch, on that launch's args.
 // args_of sets the args' own feed fields (x_quantized, ids_settled).
 template <class ArgsOf, class Quantize, class Launch>
-double FedMs(int launches, Feed feed, ArgsOf&& args_of, Quantize&& quantize, Launch&& launch) {
+double FedMs(const Issue& issue, int launches, Feed feed, ArgsOf&& args_of, Quantize&& quantize, Launch&& launch) {
   if (feed == Feed::kAlone) quantize(args_of(0));
-  return MedianMs(launches, [&](int i) {
+  return MedianMs(issue, launches, [&](int i) {
     const auto args = args_of(i);
     if (feed == Feed::kSharedQuantizer && i % 2 == 0) quantize(args);
     launch(args);
@@ -268,6 +267,7 @@ bool ParseBatches(const char* option, const char* list, int most, std::vector<in
 
 int main(int argc, char** argv) {
   bool quick = false;
+  Issue issue;
   std::vector<GgmlType> selected;  // empty: every type
   std::vector<int> gemv_batches;  // empty: the full table
   std::vector<int> gemm_batches;  // empty: the full table
@@ -350,7 +350,7 @@ int main(int argc, char** argv) {
   }
   // The ceiling: device-to-device copies of one matrix into the next.
   const int copy_launches = quick ? 8 : 32;
-  const double ceiling = CopyGbps(pool, kMatrixBytes, copy_launches);
+  const double ceiling = CopyGbps(issue, pool, kMatrixBytes, copy_launches);
   std::printf("device-to-device copy: %.0f GB/s (read + write of %llu MiB)%s\n\n", ceiling,
               static_cast<unsigned long long>(kMatrixBytes >> 20),
               issue.graph ? "; every run a CUDA graph replayed" : "");
@@ -429,7 +429,7 @@ int main(int argc, char** argv) {
     // kAlone).
     auto gemv = [&](int batch, Feed feed = Feed::kOwnQuantizer) {
       return FedMs(
-          launches, feed,
+          issue, launches, feed,
           [&](int i) {
             vt::gpu::GemvArgs args = matrix(i, batch);
             args.x_quantized = QuantizedAhead(feed);
@@ -444,7 +444,7 @@ int main(int argc, char** argv) {
     };
     const int64_t values = rows * k;
     auto gemm_tflops = [&](int batch) {
-      const double gemm_ms = MedianMs(quick ? 4 : 8, [&](int i) {
+      const double gemm_ms = MedianMs(issue, quick ? 4 : 8, [&](int i) {
         CheckLaunch(vt::gpu::Gemm(matrix(i, batch), workspace.data, workspace_bytes, issue.stream));
       });
       return 2.0 * static_cast<double>(values) * batch / (gemm_ms * 1e9);
@@ -505,7 +505,7 @@ int main(int argc, char** argv) {
           return args;
         };
         return FedMs(
-            launches, feed, args_of,
+            issue, launches, feed, args_of,
             [&](const vt::gpu::ExpertGemvArgs& args) {
               CheckLaunch(vt::gpu::QuantizeExpertActivations(args, workspace.data, workspace_bytes, issue.stream));
             },
@@ -528,7 +528,7 @@ int main(int argc, char** argv) {
     if (!gemv_batches.empty()) {
       // The same copy as the ceiling's, of this matrix's bytes: what a
       // call of this size reaches at best, its launch and ramp included.
-      const double copy = CopyGbps(pool, static_cast<uint64_t>(matrix_bytes), copy_launches);
+      const double copy = CopyGbps(issue, pool, static_cast<uint64_t>(matrix_bytes), copy_launches);
       std::printf("%-8s %6lld %8.1f | %9.0f %5.2f", name.c_str(), static_cast<long long>(rows), matrix_bytes / 1e6,
                   copy, copy / ceiling);
       for (int batch : gemv_batches) {
@@ -552,7 +552,7 @@ int main(int argc, char** argv) {
 
     const std::array<double, 4> moe = expert_figures();
 
-    const double expand_ms = MedianMs(quick ? 4 : 16, [&](int i) {
+    const double expand_ms = MedianMs(issue, quick ? 4 : 16, [&](int i) {
       CheckLaunch(vt::gpu::ExpandToBf16(type, pool.bytes() + (i % kMatrices) * kMatrixBytes,
                                         static_cast<uint16_t*>(expanded.data), values, issue.stream));
     });
