@@ -10,7 +10,6 @@
 #include <cstdint>
 #include <memory>
 #include <random>
-#include <string>
 #include <vector>
 
 #include "captured_graph.h"
@@ -29,7 +28,7 @@ constexpr DeviceKind kBuildDevice = DeviceKind::kCuda;
 #endif
 
 // Outputs of a GEMM (`got`, activation after activation of `rows`) off the
-// CPU reference, reported after `context` (the first three). The int8
+// CPU reference (the first three reported). The int8
 // path (Int8GemmTypes on CUDA) has the GEMV's bound. F16 and BF16 on CUDA
 // split each activation into two 16-bit values, and HIP multiplies floats:
 // both have the float path's bound, 1e-5 of sum |w x|. The TF32 path (the
@@ -37,7 +36,7 @@ constexpr DeviceKind kBuildDevice = DeviceKind::kCuda;
 // each, so a product is off by at most 2^-10 of |w x|, and float
 // accumulation adds at most 1e-5 of sum |w x|.
 int GemmMismatches(GgmlType type, const std::vector<float>& got, const std::vector<float>& w_values,
-                   const float* x, int64_t rows, int64_t k, int64_t batch, const std::string& context = "") {
+                   const float* x, int64_t rows, int64_t k, int64_t batch) {
   const bool int8_path = gpu::Int8GemmTypes(kBuildDevice).Contains(type);
   const bool tf32_path = kBuildDevice == DeviceKind::kCuda && !int8_path && type != GgmlType::kF16 &&
                          type != GgmlType::kBF16;
@@ -50,7 +49,7 @@ int GemmMismatches(GgmlType type, const std::vector<float>& got, const std::vect
       const double tolerance = tf32_path ? (0x1p-10 + 1e-5) * AbsDot(w_row, x_row, k) : expected.tolerance;
       const float g = got[static_cast<size_t>(b * rows + r)];
       if (!(std::fabs(g - expected.value) <= tolerance) && ++failures <= 3) {
-        UNSCOPED_INFO(context << "row " << r << " activation " << b << ": got " << g << ", want " << expected.value
+        UNSCOPED_INFO("row " << r << " activation " << b << ": got " << g << ", want " << expected.value
                               << " +- " << tolerance << (int8_path ? " (int8 path)" : ""));
       }
     }
