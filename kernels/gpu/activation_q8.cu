@@ -49,14 +49,6 @@ __device__ __forceinline__ int Q8Code(float v, float amax) {
   return amax == 0.0f ? 0 : static_cast<int>(roundf(v * (127.0f / amax)));
 }
 
-// The sums of a run's first 16 codes (.x) and last 16 (.y), in every lane;
-// q is this lane's code, lane i holding element i.
-__device__ __forceinline__ int2 HalfSums(int q) {
-  const int half = GroupSum<16>(q);  // lanes 0..15: the first 16 codes; 16..31: the last 16
-  const int other = ShuffleXor(half, 16);
-  return threadIdx.x % kWarpSize < 16 ? make_int2(half, other) : make_int2(other, half);
-}
-
 // Four sums of 16 codes (|sum| <= 16 * 127), each split into two int8
 // limbs: sum = 128 * high + low, low = sum & 127 in byte i of `low`, high
 // = sum >> 7 (-16 .. 15) in byte i of `high`.
@@ -94,7 +86,7 @@ __device__ __forceinline__ void QuantizeGroups(const float* x, Q8Layout layout, 
     }
     amax = WarpMax(amax);
     const float d = amax / 127.0f;
-    // The runs' codes, then their sums of 16 (as HalfSums) reduced side by
+    // The runs' codes, then their sums of 16 (as HalfWarpSums) reduced side by
     // side, which measured faster than one run after another.
     int q[kMaxGroupRuns], half[kMaxGroupRuns];
 #pragma unroll
@@ -160,41 +152,55 @@ __device__ __forceinline__ void ClearGridShare(float* clear, int64_t clear_count
   }
 }
 
-// The quantizer's body; kReleaseAfterWait: see activation_q8.cuh;
-// kBlockWords: the layout is kMmaTileBlockWords.
-template <bool kReleaseAfterWait, bool kBlockWords = false>
-__device__ __forceinline__ void Quantize(const float* x, Q8Layout layout, int activations, int columns, int64_t chunks,
-                                         int group_runs, Q8Activations out, float* clear, int64_t clear_count) {
-  // The GEMV may launch now (or after the wait); it waits for this grid before reading `out`.
-  if constexpr (!kReleaseAfterWait) StartDependentKernel();
-  PrefetchShareOfX(x, activations, chunks);
-  WaitForPreviousKernel();  // whatever ran before (the last GEMV reading `out`, or x's writer) is done
+// The wait for whatever ran before (the last GEMV reading the workspace,
+// or x's writer), then this block's share of zeroing `clear`;
+// kReleaseAfterWait: see activation_q8.cuh.
+template <bool kReleaseAfterWait>
+__device__ __forceinline__ void WaitThenClear(float* clear, int64_t clear_count) {
+  WaitForPreviousKernel();
   if constexpr (kReleaseAfterWait) StartDependentKernel();
   ClearGridShare(clear, clear_count);
-  if (kBlockWords || group_runs > 1) {
-    QuantizeGroups<kBlockWords>(x, layout, activations, columns, chunks, group_runs, out);
-    return;
-  }
+}
+
+// Where run `run` of the workspace takes its 32 values from: x's run
+// `source`, or zeros (`zero`) past the last activation of a tile.
+struct RunSource {
+  int64_t source;
+  bool zero;
+};
+__device__ __forceinline__ RunSource SourceOfRun(int64_t run, bool tiles, int64_t chunks, int activations) {
+  if (!tiles) return {run, false};
+  // Within tile run / tile_runs, run r is chunk (r % tile_runs) / 8 of the
+  // tile's activation r % 8.
+  const int64_t tile_runs = chunks * kQ8TileColumns;
+  const int64_t tile = run / tile_runs, in_tile = run - tile * tile_runs;
+  const int a = static_cast<int>(tile * kQ8TileColumns + in_tile % kQ8TileColumns);
+  return {a * chunks + in_tile / kQ8TileColumns, a >= activations};
+}
+
+// One warp a run (group_runs 1). Every index is worked out before the
+// wait, so that after it only the run's load, reductions and stores
+// stand between the previous kernel's end and this grid's: what a
+// quantizer does after its wait delays its GEMV (GPU_TUNING.md).
+template <bool kReleaseAfterWait>
+__device__ __forceinline__ void QuantizeRuns(const float* x, Q8Layout layout, int activations, int columns,
+                                             int64_t chunks, Q8Activations out, float* clear, int64_t clear_count) {
   const int lane = static_cast<int>(threadIdx.x % kWarpSize);
   const int64_t warps = static_cast<int64_t>(gridDim.x) * (blockDim.x / kWarpSize);
   const bool tiles =
       layout != Q8Layout::kRows && layout != Q8Layout::kNibblePairs && layout != Q8Layout::kSubBlockPairs;
-  const int64_t tile_runs = chunks * kQ8TileColumns;
   const int64_t runs = chunks * (tiles ? columns : activations);
-  for (int64_t run = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / kWarpSize; run < runs;
-       run += warps) {
-    // In the row layout run r is run r of x; in the tile layout, within
-    // tile r / tile_runs, it is chunk (r % tile_runs) / 8 of the tile's
-    // activation r % 8, zero past the last activation.
-    const int64_t tile = run / tile_runs, in_tile = run - tile * tile_runs;
-    const int a = static_cast<int>(tile * kQ8TileColumns + in_tile % kQ8TileColumns);
-    const int64_t source = tiles ? a * chunks + in_tile / kQ8TileColumns : run;
-    const float v = !tiles || a < activations ? x[source * kWarpSize + lane] : 0.0f;
-    const float amax = WarpMax(fabsf(v));
+  const int code_place = CodePlace(layout, lane);
+  int64_t run = (static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / kWarpSize;
+  RunSource from = SourceOfRun(run, tiles, chunks, activations);
+  WaitThenClear<kReleaseAfterWait>(clear, clear_count);
+  for (; run < runs; run += warps, from = SourceOfRun(run, tiles, chunks, activations)) {
+    const float v = from.zero ? 0.0f : x[from.source * kWarpSize + lane];
+    const float amax = WarpMaxAbs(v);
     const float d = amax / 127.0f;
     const int q = Q8Code(v, amax);
-    out.codes[run * kWarpSize + CodePlace(layout, lane)] = static_cast<int8_t>(q);
-    const int2 halves = HalfSums(q);
+    out.codes[run * kWarpSize + code_place] = static_cast<int8_t>(q);
+    const int2 halves = HalfWarpSums(q);
     if (lane == 0) {
       const float sum = d * static_cast<float>(halves.x + halves.y);
       out.scales[run] = layout == Q8Layout::kMmaTileSubBlockPairs
@@ -203,6 +209,22 @@ __device__ __forceinline__ void Quantize(const float* x, Q8Layout layout, int ac
                             : make_float4(d, sum, d * static_cast<float>(halves.x), d * static_cast<float>(halves.y));
     }
   }
+}
+
+// The quantizer's body; kReleaseAfterWait: see activation_q8.cuh;
+// kBlockWords: the layout is kMmaTileBlockWords.
+template <bool kReleaseAfterWait, bool kBlockWords = false>
+__device__ __forceinline__ void Quantize(const float* x, Q8Layout layout, int activations, int columns, int64_t chunks,
+                                         int group_runs, Q8Activations out, float* clear, int64_t clear_count) {
+  // The GEMV may launch now (or after the wait); it waits for this grid before reading `out`.
+  if constexpr (!kReleaseAfterWait) StartDependentKernel();
+  PrefetchShareOfX(x, activations, chunks);
+  if (kBlockWords || group_runs > 1) {
+    WaitThenClear<kReleaseAfterWait>(clear, clear_count);
+    QuantizeGroups<kBlockWords>(x, layout, activations, columns, chunks, group_runs, out);
+    return;
+  }
+  QuantizeRuns<kReleaseAfterWait>(x, layout, activations, columns, chunks, out, clear, clear_count);
 }
 
 __global__ void QuantizeActivationsQ8(const float* x, Q8Layout layout, int activations, int columns, int64_t chunks,

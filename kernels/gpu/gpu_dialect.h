@@ -176,6 +176,35 @@ __device__ __forceinline__ float WarpMax(float v) {
   return v;
 }
 
+// WarpMax(fabsf(v)), every lane of the warp taking part: the largest |v|
+// of the lanes that are not NaN, or a NaN when every lane is. On CUDA from
+// sm_80 one integer reduction of |v|'s bits (which order as the values
+// do), instead of five dependent shuffles.
+__device__ __forceinline__ float WarpMaxAbs(float v) {
+#if !defined(VT_HIP) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  const uint32_t bits = __float_as_uint(v) & 0x7FFFFFFFu;
+  const bool nan = bits > 0x7F800000u;
+  const uint32_t most = __reduce_max_sync(0xFFFFFFFFu, nan ? 0u : bits);
+  return __all_sync(0xFFFFFFFFu, nan) ? __uint_as_float(0x7FC00000u) : __uint_as_float(most);
+#else
+  return WarpMax(fabsf(v));
+#endif
+}
+
+// The sums of lanes 0-15's values (.x) and of lanes 16-31's (.y), in every
+// lane, every lane of the warp taking part. On CUDA from sm_80 two integer
+// reductions instead of five dependent shuffles.
+__device__ __forceinline__ int2 HalfWarpSums(int v) {
+  const bool low = threadIdx.x % kWarpSize < 16;
+#if !defined(VT_HIP) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  return make_int2(__reduce_add_sync(0xFFFFFFFFu, low ? v : 0), __reduce_add_sync(0xFFFFFFFFu, low ? 0 : v));
+#else
+  const int half = GroupSum<16>(v);
+  const int other = ShuffleXor(half, 16);
+  return low ? make_int2(half, other) : make_int2(other, half);
+#endif
+}
+
 // IEEE half bits to float (exact).
 __device__ __forceinline__ float HalfBitsToFloat(uint16_t bits) {
   return __half2float(__ushort_as_half(bits));
