@@ -149,6 +149,8 @@ def main():
     if args.json:
         print(json.dumps(report, indent=1))
         return 0
+    if not report:
+        print(f"kernel_chain_gaps: {args.trace}: no run of kernels repeats a pattern of up to {MAX_PERIOD}")
     for chain in report:
         print(f"{' -> '.join(chain['pattern'])}: {chain['runs']} runs, period median "
               f"{chain['period']['median_us']:.2f} us")
