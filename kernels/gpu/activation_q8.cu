@@ -86,8 +86,10 @@ __device__ __forceinline__ void QuantizeGroups(const float* x, Q8Layout layout, 
     }
     amax = WarpMax(amax);
     const float d = amax / 127.0f;
-    // The runs' codes, then their sums of 16 (as HalfWarpSums) reduced side by
-    // side, which measured faster than one run after another.
+    // The runs' codes, then their sums of 16 reduced by shuffles for all the
+    // runs side by side (HalfWarpSums' shuffle form, written out here so
+    // that the runs' shuffles interleave), which measured faster than one
+    // run after another.
     int q[kMaxGroupRuns], half[kMaxGroupRuns];
 #pragma unroll
     for (int g = 0; g < kMaxGroupRuns; ++g) half[g] = q[g] = Q8Code(v[g], amax);
