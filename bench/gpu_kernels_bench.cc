@@ -11,7 +11,7 @@
 // run of launches, the median of 5 runs. Needs a GPU; exits 77 without.
 //
 // Usage: vt_bench_gpu_kernels [--quick] [--graph] [--types q4_K,q8_0,...]
-//                             [--gemv-batches 1,4,8 [--k K] [--rows N] | --expert
+//                             [--gemv-batches 1,4,8 [--k K] [--rows N] [--resident] | --expert
 //                              | --gemm-batches 16,64,512 [--k K] [--rows N]]
 // --graph times every figure, the ceiling's copies included, as a CUDA
 // graph replayed on a stream of its own: each run's launches are captured
@@ -31,6 +31,15 @@
 // otherwise), so that a model's own shapes can be measured. Seven
 // matrices of N rows must outgrow the L2 for the figure to be read from
 // HBM. The full table is always of k = 8192, the peer's shape.
+// --resident (with --gemv-batches) has every launch, the copy's too, read
+// the first matrix (and the copy write the second) instead of turning over
+// eight, so that a matrix that fits the L2 is read from there after the
+// warm-up: what the kernel reaches when memory costs it least, which says
+// whether its decode or HBM bounds it at that shape. A matrix that does
+// not fit the L2 gets a note that its figure is partly HBM's; one that
+// fits may still be partly evicted (several kernels load their weights as
+// streaming, evict-first), so the copy's column, over the ceiling only
+// where its bytes stayed in the L2, says how far the run was the L2's.
 // --expert prints only the expert GEMV's four columns.
 // --gemm-batches prints only the GEMM, at the batches listed (1 to 4096):
 // prefill at a prompt's token count; --k and --rows as for --gemv-batches
@@ -139,9 +148,10 @@ struct DeviceMemory {
 // Device-to-device copies of the first `bytes` of one matrix of `pool`
 // into the next (matrices 2m into 2m + 1, m turning over four pairs), as
 // GB/s of bytes read + written, the median of MedianMs's runs.
-double CopyGbps(const Issue& issue, const DeviceMemory& pool, uint64_t bytes, int launches) {
+// With `resident`, every copy is of matrix 0 into matrix 1.
+double CopyGbps(const Issue& issue, const DeviceMemory& pool, uint64_t bytes, int launches, bool resident = false) {
   const double ms = MedianMs(issue, launches, [&](int i) {
-    const int m = i % (kMatrices / 2);
+    const int m = resident ? 0 : i % (kMatrices / 2);
     Check(cudaMemcpyAsync(pool.bytes() + (2 * m + 1) * kMatrixBytes, pool.bytes() + 2 * m * kMatrixBytes, bytes,
                           cudaMemcpyDeviceToDevice, issue.stream),
           "copy");
@@ -274,6 +284,7 @@ int main(int argc, char** argv) {
   int64_t k = kK;
   int64_t fixed_rows = 0;  // 0: as many rows as fill a matrix
   bool expert_only = false;
+  bool resident = false;
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
     if (arg == "--quick") {
@@ -289,6 +300,8 @@ int main(int argc, char** argv) {
       if (!ParseBatches("--gemm-batches", argv[++i], kMostGemmBatch, gemm_batches)) return 2;
     } else if (arg == "--expert") {
       expert_only = true;
+    } else if (arg == "--resident") {
+      resident = true;
     } else if (arg == "--k" && i + 1 < argc) {
       char* end = nullptr;
       const long long value = std::strtoll(argv[++i], &end, 10);
@@ -308,8 +321,8 @@ int main(int argc, char** argv) {
     } else {
       std::fprintf(stderr,
                    "usage: vt_bench_gpu_kernels [--quick] [--graph] [--types q4_K,q8_0,...] "
-                   "[--gemv-batches 1,4,8 [--k K] [--rows N] | --expert | --gemm-batches 16,64,512 [--k K] "
-                   "[--rows N]]\n");
+                   "[--gemv-batches 1,4,8 [--k K] [--rows N] [--resident] | --expert "
+                   "| --gemm-batches 16,64,512 [--k K] [--rows N]]\n");
       return 2;
     }
   }
@@ -326,6 +339,10 @@ int main(int argc, char** argv) {
   }
   if (fixed_rows != 0 && !one_kernel) {
     std::fprintf(stderr, "--rows: only with --gemv-batches or --gemm-batches (the full table fills each matrix)\n");
+    return 2;
+  }
+  if (resident && gemv_batches.empty()) {
+    std::fprintf(stderr, "--resident: only with --gemv-batches\n");
     return 2;
   }
   if (vt::GpuDeviceCount() == 0) {
@@ -354,6 +371,12 @@ int main(int argc, char** argv) {
   std::printf("device-to-device copy: %.0f GB/s (read + write of %llu MiB)%s\n\n", ceiling,
               static_cast<unsigned long long>(kMatrixBytes >> 20),
               issue.graph ? "; every run a CUDA graph replayed" : "");
+
+  int l2_bytes = 0;
+  if (resident) {
+    Check(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, 0), "L2 size");
+    std::printf("--resident: every launch reads matrix 0, from the L2 (%d MB) where it fits\n\n", l2_bytes >> 20);
+  }
 
   constexpr int kGemmBatch = 64;
   const int x_rows = std::max(kGemmBatch, gemm_batches.empty() ? 0 : *std::max_element(gemm_batches.begin(),
@@ -413,11 +436,11 @@ int main(int argc, char** argv) {
     }
     const int64_t rows = fixed_rows != 0 ? fixed_rows : rows_that_fit;
     const double matrix_bytes = static_cast<double>(rows * row_bytes);
-    // Launch i reads matrix i % 8.
+    // Launch i reads matrix i % 8 (matrix 0 with --resident).
     auto matrix = [&](int i, int batch) {
       vt::gpu::MatmulArgs args;
       args.type = type;
-      args.weights = pool.bytes() + (i % kMatrices) * kMatrixBytes;
+      args.weights = pool.bytes() + (resident ? 0 : i % kMatrices) * kMatrixBytes;
       args.rows = rows;
       args.k = k;
       args.x = static_cast<const float*>(x.data);
@@ -528,7 +551,7 @@ int main(int argc, char** argv) {
     if (!gemv_batches.empty()) {
       // The same copy as the ceiling's, of this matrix's bytes: what a
       // call of this size reaches at best, its launch and ramp included.
-      const double copy = CopyGbps(issue, pool, static_cast<uint64_t>(matrix_bytes), copy_launches);
+      const double copy = CopyGbps(issue, pool, static_cast<uint64_t>(matrix_bytes), copy_launches, resident);
       std::printf("%-8s %6lld %8.1f | %9.0f %5.2f", name.c_str(), static_cast<long long>(rows), matrix_bytes / 1e6,
                   copy, copy / ceiling);
       for (int batch : gemv_batches) {
@@ -540,10 +563,11 @@ int main(int argc, char** argv) {
         }
       }
       if (rows <= kGemmRows) {
-        std::printf(" | %9.1f\n", gemm_tflops(kGemmBatch));
+        std::printf(" | %9.1f", gemm_tflops(kGemmBatch));
       } else {
-        std::printf(" | %9s\n", "-");
+        std::printf(" | %9s", "-");
       }
+      std::printf(resident && matrix_bytes > l2_bytes ? "  (over the L2: partly read from HBM)\n" : "\n");
       std::fflush(stdout);
       continue;
     }

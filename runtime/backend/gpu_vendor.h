@@ -61,6 +61,8 @@
 #define cudaMemset hipMemset
 #define cudaMemcpyDeviceToHost hipMemcpyDeviceToHost
 #define cudaDeviceSynchronize hipDeviceSynchronize
+#define cudaDeviceGetAttribute hipDeviceGetAttribute
+#define cudaDevAttrL2CacheSize hipDeviceAttributeL2CacheSize
 #else
 #include <cuda_runtime.h>
 #define VT_GPU_KIND "cuda"
