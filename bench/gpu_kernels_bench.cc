@@ -375,7 +375,7 @@ int main(int argc, char** argv) {
   int l2_bytes = 0;
   if (resident) {
     Check(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, 0), "L2 size");
-    std::printf("--resident: every launch reads matrix 0, from the L2 (%d MB) where it fits\n\n", l2_bytes >> 20);
+    std::printf("--resident: every launch reads matrix 0, from the L2 (%d MiB) where it fits\n\n", l2_bytes >> 20);
   }
 
   constexpr int kGemmBatch = 64;
